@@ -1,0 +1,107 @@
+/* gstcl.c: error reporting helpers of the clfilters core. */
+#include "gstcl.h"
+
+#include <stdarg.h>
+
+G_DEFINE_QUARK (gst-cl-error-quark, gst_cl_error);
+
+const gchar *
+gst_cl_status_name (cl_int status)
+{
+  switch (status) {
+#define N(x) case x: return #x
+      N (CL_SUCCESS);
+      N (CL_DEVICE_NOT_FOUND);
+      N (CL_DEVICE_NOT_AVAILABLE);
+      N (CL_COMPILER_NOT_AVAILABLE);
+      N (CL_MEM_OBJECT_ALLOCATION_FAILURE);
+      N (CL_OUT_OF_RESOURCES);
+      N (CL_OUT_OF_HOST_MEMORY);
+      N (CL_PROFILING_INFO_NOT_AVAILABLE);
+      N (CL_MEM_COPY_OVERLAP);
+      N (CL_IMAGE_FORMAT_MISMATCH);
+      N (CL_IMAGE_FORMAT_NOT_SUPPORTED);
+      N (CL_BUILD_PROGRAM_FAILURE);
+      N (CL_MAP_FAILURE);
+      N (CL_MISALIGNED_SUB_BUFFER_OFFSET);
+      N (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+      N (CL_COMPILE_PROGRAM_FAILURE);
+      N (CL_LINKER_NOT_AVAILABLE);
+      N (CL_LINK_PROGRAM_FAILURE);
+      N (CL_DEVICE_PARTITION_FAILED);
+      N (CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+      N (CL_INVALID_VALUE);
+      N (CL_INVALID_DEVICE_TYPE);
+      N (CL_INVALID_PLATFORM);
+      N (CL_INVALID_DEVICE);
+      N (CL_INVALID_CONTEXT);
+      N (CL_INVALID_QUEUE_PROPERTIES);
+      N (CL_INVALID_COMMAND_QUEUE);
+      N (CL_INVALID_HOST_PTR);
+      N (CL_INVALID_MEM_OBJECT);
+      N (CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+      N (CL_INVALID_IMAGE_SIZE);
+      N (CL_INVALID_SAMPLER);
+      N (CL_INVALID_BINARY);
+      N (CL_INVALID_BUILD_OPTIONS);
+      N (CL_INVALID_PROGRAM);
+      N (CL_INVALID_PROGRAM_EXECUTABLE);
+      N (CL_INVALID_KERNEL_NAME);
+      N (CL_INVALID_KERNEL_DEFINITION);
+      N (CL_INVALID_KERNEL);
+      N (CL_INVALID_ARG_INDEX);
+      N (CL_INVALID_ARG_VALUE);
+      N (CL_INVALID_ARG_SIZE);
+      N (CL_INVALID_KERNEL_ARGS);
+      N (CL_INVALID_WORK_DIMENSION);
+      N (CL_INVALID_WORK_GROUP_SIZE);
+      N (CL_INVALID_WORK_ITEM_SIZE);
+      N (CL_INVALID_GLOBAL_OFFSET);
+      N (CL_INVALID_EVENT_WAIT_LIST);
+      N (CL_INVALID_EVENT);
+      N (CL_INVALID_OPERATION);
+      N (CL_INVALID_BUFFER_SIZE);
+      N (CL_INVALID_GLOBAL_WORK_SIZE);
+      N (CL_INVALID_PROPERTY);
+      N (CL_INVALID_IMAGE_DESCRIPTOR);
+      N (CL_INVALID_COMPILER_OPTIONS);
+      N (CL_INVALID_LINKER_OPTIONS);
+#undef N
+    case -1001:
+      return "CL_PLATFORM_NOT_FOUND_KHR";
+    default:
+      return "unknown OpenCL error";
+  }
+}
+
+gboolean
+gst_cl_fail (GError ** error, cl_int status, const gchar * what)
+{
+  g_set_error (error, GST_CL_ERROR, GST_CL_ERROR_FAILED,
+      "%s failed: %s (%d)", what, gst_cl_status_name (status), status);
+  return FALSE;
+}
+
+gboolean
+gst_cl_set_args (cl_kernel kernel, GError ** error, ...)
+{
+  va_list ap;
+  gsize size;
+  cl_uint index = 0;
+  gboolean ok = TRUE;
+
+  va_start (ap, error);
+  while ((size = va_arg (ap, gsize)) != 0) {
+    const void *value = va_arg (ap, const void *);
+    cl_int st = clSetKernelArg (kernel, index, size, value);
+    if (st != CL_SUCCESS) {
+      gchar *what = g_strdup_printf ("clSetKernelArg (%u)", index);
+      ok = gst_cl_fail (error, st, what);
+      g_free (what);
+      break;
+    }
+    index++;
+  }
+  va_end (ap);
+  return ok;
+}

@@ -1,0 +1,111 @@
+/* gstclbasefilter.h: base class of the clfilters elements. */
+#pragma once
+
+#include "gstcldevice.h"
+#include "gstclplane.h"
+
+#include <gst/video/video.h>
+#include <gst/video/gstvideofilter.h>
+
+G_BEGIN_DECLS
+
+/**
+ * GstClMemoryKind:
+ * @GST_CL_MEMORY_AUTO: the kind that measured faster for the element on
+ *   the device (buffers on CPU devices)
+ * @GST_CL_MEMORY_BUFFER: OpenCL buffers
+ * @GST_CL_MEMORY_IMAGE: OpenCL images
+ */
+typedef enum
+{
+  GST_CL_MEMORY_AUTO,
+  GST_CL_MEMORY_BUFFER,
+  GST_CL_MEMORY_IMAGE,
+} GstClMemoryKind;
+
+#define GST_TYPE_CL_MEMORY_KIND (gst_cl_memory_kind_get_type ())
+GType gst_cl_memory_kind_get_type (void);
+
+/**
+ * GstClKernelShape:
+ * @GST_CL_KERNEL_SHAPE_AUTO: @GST_CL_KERNEL_SHAPE_STRIPS on CPU devices,
+ *   @GST_CL_KERNEL_SHAPE_TILES elsewhere
+ * @GST_CL_KERNEL_SHAPE_STRIPS: each work-item filters whole rows (a strip),
+ *   with work-groups of one item: the fast shape for CPUs
+ * @GST_CL_KERNEL_SHAPE_TILES: each work-item filters a few bytes of a row,
+ *   neighbouring items neighbouring bytes, in large work-groups: the shape
+ *   for GPUs
+ */
+typedef enum
+{
+  GST_CL_KERNEL_SHAPE_AUTO,
+  GST_CL_KERNEL_SHAPE_STRIPS,
+  GST_CL_KERNEL_SHAPE_TILES,
+} GstClKernelShape;
+
+#define GST_TYPE_CL_KERNEL_SHAPE (gst_cl_kernel_shape_get_type ())
+GType gst_cl_kernel_shape_get_type (void);
+
+#define GST_TYPE_CL_BASE_FILTER (gst_cl_base_filter_get_type ())
+G_DECLARE_DERIVABLE_TYPE (GstClBaseFilter, gst_cl_base_filter, GST,
+    CL_BASE_FILTER, GstVideoFilter);
+
+/* Work decomposition of one kernel launch (see kernels/common.cl). */
+typedef struct
+{
+  size_t global[2];
+  size_t local[2];
+  cl_int chunk;                 /* units per work-item along a row */
+  cl_int rows;                  /* rows per work-item */
+} GstClLaunch;
+
+#define GST_CL_MAX_KERNEL_EVENTS 4
+
+/**
+ * GstClBaseFilterClass:
+ * @program_name: base name of the element's kernels/NAME.cl
+ * @program_source: its embedded source
+ * @setup: create the element's kernels from @program (in start())
+ * @cleanup: release them (in stop())
+ * @configure: caps are set: prepare per-size device state (not per frame)
+ * @process: enqueue the kernels that filter @src into @dst, appending
+ *   their events to @events (at most GST_CL_MAX_KERNEL_EVENTS)
+ * @auto_memory: the memory kind `memory=auto` chooses on @device
+ *
+ * An element sets the program and overrides @setup and @process; the base
+ * class does the rest: device selection, program build, frame transfers for
+ * both memory kinds, input validation, profiling and the shared properties.
+ * Planes other than the first (the chroma of YUV formats) are copied.
+ */
+struct _GstClBaseFilterClass
+{
+  GstVideoFilterClass parent_class;
+
+  const gchar *program_name;
+  const gchar *program_source;
+
+    gboolean (*setup) (GstClBaseFilter * self, cl_program program,
+      GError ** error);
+  void (*cleanup) (GstClBaseFilter * self);
+    gboolean (*configure) (GstClBaseFilter * self, const GstVideoInfo * info,
+      const GstClPlane * plane, GError ** error);
+    gboolean (*process) (GstClBaseFilter * self, const GstClPlane * src,
+      const GstClPlane * dst, cl_event * events, guint * n_events,
+      GError ** error);
+    GstClMemoryKind (*auto_memory) (GstClBaseFilter * self,
+      GstClDevice * device);
+
+  gpointer _gst_reserved[GST_PADDING];
+};
+
+/* For subclasses, from the streaming thread: */
+GstClDevice *gst_cl_base_filter_get_device (GstClBaseFilter * self);
+cl_command_queue gst_cl_base_filter_get_queue (GstClBaseFilter * self);
+gboolean gst_cl_base_filter_uses_strips (GstClBaseFilter * self);
+void gst_cl_base_filter_launch_shape (GstClBaseFilter * self,
+    const GstClPlane * plane, gboolean vectors, GstClLaunch * launch);
+gboolean gst_cl_base_filter_enqueue (GstClBaseFilter * self,
+    cl_kernel kernel, const GstClLaunch * launch, cl_event * events,
+    guint * n_events, GError ** error);
+
+G_END_DECLS

@@ -1,0 +1,523 @@
+/* gstcldevice.c: OpenCL device discovery, selection and shared programs.
+ *
+ * Nothing here runs before an element starts: plugin_init never touches
+ * OpenCL (POCL hangs a child forked after OpenCL was used, and the plugin must
+ * load on machines without any OpenCL driver).
+ */
+#include "gstcldevice.h"
+#include "gstclkernels.h"
+
+#include <string.h>
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_device_debug);
+#define GST_CAT_DEFAULT gst_cl_device_debug
+
+G_DEFINE_TYPE_WITH_CODE (GstClDevice, gst_cl_device, GST_TYPE_OBJECT,
+    GST_DEBUG_CATEGORY_INIT (gst_cl_device_debug, "cldevice", 0,
+        "clfilters OpenCL devices"));
+
+#define INSTALL_HINT \
+  "Install an OpenCL driver (ICD): on Debian/Ubuntu `sudo apt install " \
+  "pocl-opencl-icd` runs OpenCL on the CPU; for a GPU install its vendor's " \
+  "OpenCL package (e.g. nvidia-opencl-icd, intel-opencl-icd, " \
+  "mesa-opencl-icd). `clinfo` lists what OpenCL can see."
+
+/* one entry of the machine's device list */
+typedef struct
+{
+  cl_platform_id platform;
+  cl_device_id device;
+  guint pi, di;
+  cl_device_type type;
+  gchar *name, *platform_name;
+} Candidate;
+
+static GMutex registry_lock;
+static GHashTable *registry;    /* "pi.di" -> GWeakRef* (never removed) */
+
+static gchar *
+platform_string (cl_platform_id p, cl_platform_info what)
+{
+  size_t size = 0;
+  gchar *s;
+  if (clGetPlatformInfo (p, what, 0, NULL, &size) != CL_SUCCESS || size == 0)
+    return g_strdup ("");
+  s = g_malloc0 (size + 1);
+  clGetPlatformInfo (p, what, size, s, NULL);
+  return g_strstrip (s);
+}
+
+static gchar *
+device_string (cl_device_id d, cl_device_info what)
+{
+  size_t size = 0;
+  gchar *s;
+  if (clGetDeviceInfo (d, what, 0, NULL, &size) != CL_SUCCESS || size == 0)
+    return g_strdup ("");
+  s = g_malloc0 (size + 1);
+  clGetDeviceInfo (d, what, size, s, NULL);
+  return g_strstrip (s);
+}
+
+static const gchar *
+type_name (cl_device_type type)
+{
+  if (type & CL_DEVICE_TYPE_GPU)
+    return "GPU";
+  if (type & CL_DEVICE_TYPE_CPU)
+    return "CPU";
+  if (type & CL_DEVICE_TYPE_ACCELERATOR)
+    return "accelerator";
+  return "other";
+}
+
+static void
+candidate_clear (gpointer data)
+{
+  Candidate *c = data;
+  g_free (c->name);
+  g_free (c->platform_name);
+}
+
+/* Lists every device of every platform, in platform.device order. */
+static GArray *
+enumerate (GError ** error)
+{
+  cl_uint n_platforms = 0;
+  cl_platform_id *platforms;
+  GArray *list;
+  cl_int st;
+  guint i;
+
+  st = clGetPlatformIDs (0, NULL, &n_platforms);
+  if (st != CL_SUCCESS || n_platforms == 0) {
+    g_set_error (error, GST_CL_ERROR, GST_CL_ERROR_NO_PLATFORM,
+        "No OpenCL platform is installed (clGetPlatformIDs: %s). "
+        INSTALL_HINT, st != CL_SUCCESS ? gst_cl_status_name (st) : "none");
+    return NULL;
+  }
+  platforms = g_new0 (cl_platform_id, n_platforms);
+  clGetPlatformIDs (n_platforms, platforms, NULL);
+
+  list = g_array_new (FALSE, TRUE, sizeof (Candidate));
+  g_array_set_clear_func (list, candidate_clear);
+  for (i = 0; i < n_platforms; i++) {
+    cl_uint n_devices = 0, j;
+    cl_device_id *devices;
+
+    if (clGetDeviceIDs (platforms[i], CL_DEVICE_TYPE_ALL, 0, NULL,
+            &n_devices) != CL_SUCCESS || n_devices == 0)
+      continue;
+    devices = g_new0 (cl_device_id, n_devices);
+    clGetDeviceIDs (platforms[i], CL_DEVICE_TYPE_ALL, n_devices, devices, NULL);
+    for (j = 0; j < n_devices; j++) {
+      Candidate c = { platforms[i], devices[j], i, j, 0, NULL, NULL };
+      clGetDeviceInfo (devices[j], CL_DEVICE_TYPE, sizeof (c.type), &c.type,
+          NULL);
+      c.name = device_string (devices[j], CL_DEVICE_NAME);
+      c.platform_name = platform_string (platforms[i], CL_PLATFORM_NAME);
+      g_array_append_val (list, c);
+    }
+    g_free (devices);
+  }
+  g_free (platforms);
+
+  if (list->len == 0) {
+    g_set_error (error, GST_CL_ERROR, GST_CL_ERROR_NO_DEVICE,
+        "%u OpenCL platform(s) found but no device. With POCL, check that "
+        "its cache directory is writable (POCL_CACHE_DIR, by default "
+        "~/.cache/pocl) and that POCL_DEVICES is unset or valid. "
+        INSTALL_HINT, n_platforms);
+    g_array_unref (list);
+    return NULL;
+  }
+  return list;
+}
+
+static gchar *
+describe_list (GArray * list)
+{
+  GString *s = g_string_new (NULL);
+  guint i;
+  for (i = 0; i < list->len; i++) {
+    Candidate *c = &g_array_index (list, Candidate, i);
+    g_string_append_printf (s, "%s%u.%u \"%s\" (%s, %s)", i ? "; " : "",
+        c->pi, c->di, c->name, c->platform_name, type_name (c->type));
+  }
+  return g_string_free (s, FALSE);
+}
+
+/**
+ * gst_cl_device_describe_all:
+ *
+ * Returns: (transfer full): a one-line list of the OpenCL devices of this
+ * machine, or the reason there are none.
+ */
+gchar *
+gst_cl_device_describe_all (void)
+{
+  GError *err = NULL;
+  GArray *list = enumerate (&err);
+  gchar *s;
+  if (!list) {
+    s = g_strdup (err->message);
+    g_error_free (err);
+    return s;
+  }
+  s = describe_list (list);
+  g_array_unref (list);
+  return s;
+}
+
+static gboolean
+parse_index (const gchar * s, guint * pi, guint * di)
+{
+  gchar **parts = g_strsplit (s, ".", -1);
+  gboolean ok = FALSE;
+  guint64 a, b;
+  if (g_strv_length (parts) == 2 &&
+      g_ascii_string_to_unsigned (parts[0], 10, 0, G_MAXUINT, &a, NULL) &&
+      g_ascii_string_to_unsigned (parts[1], 10, 0, G_MAXUINT, &b, NULL)) {
+    *pi = a;
+    *di = b;
+    ok = TRUE;
+  }
+  g_strfreev (parts);
+  return ok;
+}
+
+static gboolean
+contains_nocase (const gchar * haystack, const gchar * needle_down)
+{
+  gchar *h = g_utf8_strdown (haystack, -1);
+  gboolean found = strstr (h, needle_down) != NULL;
+  g_free (h);
+  return found;
+}
+
+/* Applies the selector rules of the `device` property; returns an index. */
+static gint
+select_candidate (GArray * list, const gchar * selector)
+{
+  gchar *sel = g_utf8_strdown (selector, -1);
+  cl_device_type want = 0;
+  guint pi, di, i;
+  gint found = -1;
+
+  g_strstrip (sel);
+  if (*sel == '\0') {
+    for (i = 0; i < list->len && found < 0; i++)
+      if (g_array_index (list, Candidate, i).type & CL_DEVICE_TYPE_GPU)
+        found = i;
+    if (found < 0)
+      found = 0;
+    goto done;
+  }
+  if (g_str_equal (sel, "gpu"))
+    want = CL_DEVICE_TYPE_GPU;
+  else if (g_str_equal (sel, "cpu"))
+    want = CL_DEVICE_TYPE_CPU;
+  else if (g_str_equal (sel, "accelerator"))
+    want = CL_DEVICE_TYPE_ACCELERATOR;
+  if (want) {
+    for (i = 0; i < list->len && found < 0; i++)
+      if (g_array_index (list, Candidate, i).type & want)
+        found = i;
+    goto done;
+  }
+  if (parse_index (sel, &pi, &di)) {
+    for (i = 0; i < list->len && found < 0; i++) {
+      Candidate *c = &g_array_index (list, Candidate, i);
+      if (c->pi == pi && c->di == di)
+        found = i;
+    }
+    goto done;
+  }
+  for (i = 0; i < list->len && found < 0; i++) {
+    Candidate *c = &g_array_index (list, Candidate, i);
+    if (contains_nocase (c->name, sel) || contains_nocase (c->platform_name,
+            sel))
+      found = i;
+  }
+done:
+  g_free (sel);
+  return found;
+}
+
+static GstClDevice *
+device_new (Candidate * c, GError ** error)
+{
+  cl_context_properties props[] = {
+    CL_CONTEXT_PLATFORM, (cl_context_properties) c->platform, 0
+  };
+  cl_bool b = CL_FALSE;
+  cl_int st;
+  cl_context ctx;
+  GstClDevice *self;
+
+  ctx = clCreateContext (props, 1, &c->device, NULL, NULL, &st);
+  if (st != CL_SUCCESS) {
+    gst_cl_fail (error, st, "clCreateContext");
+    return NULL;
+  }
+  self = g_object_new (GST_TYPE_CL_DEVICE, NULL);
+  gst_object_ref_sink (self);
+  self->platform_id = c->platform;
+  self->device_id = c->device;
+  self->context = ctx;
+  self->platform_index = c->pi;
+  self->device_index = c->di;
+  self->type = c->type;
+  self->name = g_strdup (c->name);
+  self->platform_name = g_strdup (c->platform_name);
+  self->version = device_string (c->device, CL_DEVICE_VERSION);
+  self->driver_version = device_string (c->device, CL_DRIVER_VERSION);
+  clGetDeviceInfo (c->device, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof (b), &b,
+      NULL);
+  self->host_unified = b;
+  b = CL_FALSE;
+  clGetDeviceInfo (c->device, CL_DEVICE_IMAGE_SUPPORT, sizeof (b), &b, NULL);
+  self->image_support = b;
+  clGetDeviceInfo (c->device, CL_DEVICE_IMAGE2D_MAX_WIDTH, sizeof (gsize),
+      &self->image2d_max_width, NULL);
+  clGetDeviceInfo (c->device, CL_DEVICE_IMAGE2D_MAX_HEIGHT, sizeof (gsize),
+      &self->image2d_max_height, NULL);
+  clGetDeviceInfo (c->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof (cl_ulong),
+      &self->local_mem_size, NULL);
+  clGetDeviceInfo (c->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof (gsize),
+      &self->max_work_group_size, NULL);
+  if (!self->image_support)
+    self->image2d_max_width = self->image2d_max_height = 0;
+  GST_INFO_OBJECT (self, "opened %u.%u \"%s\" (%s, %s), driver %s, "
+      "unified memory %d, images %d (%" G_GSIZE_FORMAT "x%" G_GSIZE_FORMAT ")",
+      c->pi, c->di, self->name, self->platform_name, type_name (c->type),
+      self->driver_version, self->host_unified, self->image_support,
+      self->image2d_max_width, self->image2d_max_height);
+  return self;
+}
+
+/**
+ * gst_cl_device_acquire:
+ * @selector: the `device` property value ("" for the default rules)
+ *
+ * Finds the device the selector names and returns the process-wide
+ * GstClDevice for it, creating it on first use.
+ *
+ * Returns: (transfer full): the device, or NULL with @error set.
+ */
+GstClDevice *
+gst_cl_device_acquire (const gchar * selector, GError ** error)
+{
+  GstClDevice *device = NULL;
+  const gchar *env = g_getenv ("GST_CL_DEVICE");
+  GArray *list;
+  Candidate *c;
+  GWeakRef *ref;
+  gchar *key;
+  gint idx;
+
+  if ((!selector || !*selector) && env && *env)
+    selector = env;
+  if (!selector)
+    selector = "";
+
+  g_mutex_lock (&registry_lock);
+  list = enumerate (error);
+  if (!list)
+    goto out;
+  idx = select_candidate (list, selector);
+  if (idx < 0) {
+    gchar *all = describe_list (list);
+    g_set_error (error, GST_CL_ERROR, GST_CL_ERROR_NO_MATCH,
+        "No OpenCL device matches \"%s\". The devices here are: %s. Use "
+        "\"gpu\", \"cpu\", \"accelerator\", a platform.device index or part "
+        "of a device or platform name.", selector, all);
+    g_free (all);
+    goto out;
+  }
+  c = &g_array_index (list, Candidate, idx);
+  if (!registry)
+    registry = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  key = g_strdup_printf ("%u.%u", c->pi, c->di);
+  ref = g_hash_table_lookup (registry, key);
+  if (ref)
+    device = g_weak_ref_get (ref);
+  if (!device) {
+    device = device_new (c, error);
+    if (device) {
+      if (!ref) {
+        ref = g_new0 (GWeakRef, 1);
+        g_hash_table_insert (registry, g_strdup (key), ref);
+      }
+      g_weak_ref_set (ref, device);
+    }
+  }
+  g_free (key);
+out:
+  if (list)
+    g_array_unref (list);
+  g_mutex_unlock (&registry_lock);
+  return device;
+}
+
+gboolean
+gst_cl_device_is_cpu (GstClDevice * device)
+{
+  return (device->type & CL_DEVICE_TYPE_CPU) != 0;
+}
+
+/**
+ * gst_cl_device_get_program:
+ * @name: the kernel file's base name, for logs and the cache key
+ * @source: its source (the core's common.cl is prepended)
+ *
+ * Returns the program built for this device, building it on first use; all
+ * elements on the device share it. Call from start(), never per frame.
+ *
+ * Returns: (transfer full): a retained program, or NULL with @error set
+ * (for build failures, the message carries the build log).
+ */
+cl_program
+gst_cl_device_get_program (GstClDevice * device, const gchar * name,
+    const gchar * source, GError ** error)
+{
+  const gchar *sources[2] = { gst_cl_source_common, source };
+  gchar *options, *key;
+  cl_program program;
+  cl_int st;
+
+  options = g_strdup_printf ("-cl-std=CL1.2%s",
+      gst_cl_device_is_cpu (device) ? " -DGST_CL_CPU=1" : "");
+  key = g_strdup_printf ("%s|%s", name, options);
+
+  g_mutex_lock (&device->lock);
+  program = g_hash_table_lookup (device->programs, key);
+  if (program) {
+    clRetainProgram (program);
+    goto out;
+  }
+  program = clCreateProgramWithSource (device->context, 2, sources, NULL, &st);
+  if (st != CL_SUCCESS) {
+    gst_cl_fail (error, st, "clCreateProgramWithSource");
+    program = NULL;
+    goto out;
+  }
+  st = clBuildProgram (program, 1, &device->device_id, options, NULL, NULL);
+  if (st != CL_SUCCESS) {
+    size_t size = 0;
+    gchar *log;
+    clGetProgramBuildInfo (program, device->device_id, CL_PROGRAM_BUILD_LOG,
+        0, NULL, &size);
+    log = g_malloc0 (size + 1);
+    clGetProgramBuildInfo (program, device->device_id, CL_PROGRAM_BUILD_LOG,
+        size, log, NULL);
+    g_set_error (error, GST_CL_ERROR, GST_CL_ERROR_BUILD,
+        "Building the OpenCL program %s.cl for \"%s\" failed (%s, options "
+        "\"%s\"). Build log:\n%s", name, device->name,
+        gst_cl_status_name (st), options, log);
+    g_free (log);
+    clReleaseProgram (program);
+    program = NULL;
+    goto out;
+  }
+  GST_INFO_OBJECT (device, "built program %s.cl (%s)", name, options);
+  g_hash_table_insert (device->programs, g_strdup (key), program);
+  clRetainProgram (program);
+out:
+  g_mutex_unlock (&device->lock);
+  g_free (key);
+  g_free (options);
+  return program;
+}
+
+/**
+ * gst_cl_device_create_queue:
+ *
+ * Creates an in-order command queue with profiling enabled (its cost is
+ * negligible and it lets `profiling` be switched on at any time).
+ *
+ * Returns: (transfer full): the queue, or NULL with @error set.
+ */
+cl_command_queue
+gst_cl_device_create_queue (GstClDevice * device, GError ** error)
+{
+  cl_int st;
+  cl_command_queue q = clCreateCommandQueue (device->context,
+      device->device_id, CL_QUEUE_PROFILING_ENABLE, &st);
+  if (st != CL_SUCCESS) {
+    gst_cl_fail (error, st, "clCreateCommandQueue");
+    return NULL;
+  }
+  return q;
+}
+
+/**
+ * gst_cl_device_has_image_format:
+ *
+ * Whether 2D images of this format can be read and written by kernels.
+ */
+gboolean
+gst_cl_device_has_image_format (GstClDevice * device, cl_channel_order order,
+    cl_channel_type type)
+{
+  static const cl_mem_flags flags[] = { CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY };
+  guint f;
+
+  if (!device->image_support)
+    return FALSE;
+  for (f = 0; f < G_N_ELEMENTS (flags); f++) {
+    cl_uint n = 0, i;
+    cl_image_format *formats;
+    gboolean found = FALSE;
+    if (clGetSupportedImageFormats (device->context, flags[f],
+            CL_MEM_OBJECT_IMAGE2D, 0, NULL, &n) != CL_SUCCESS || n == 0)
+      return FALSE;
+    formats = g_new0 (cl_image_format, n);
+    clGetSupportedImageFormats (device->context, flags[f],
+        CL_MEM_OBJECT_IMAGE2D, n, formats, NULL);
+    for (i = 0; i < n && !found; i++)
+      found = formats[i].image_channel_order == order &&
+          formats[i].image_channel_data_type == type;
+    g_free (formats);
+    if (!found)
+      return FALSE;
+  }
+  return TRUE;
+}
+
+static void
+gst_cl_device_finalize (GObject * object)
+{
+  GstClDevice *self = GST_CL_DEVICE (object);
+
+  GST_INFO_OBJECT (self, "closing \"%s\"", self->name);
+  g_hash_table_unref (self->programs);
+  if (self->context)
+    clReleaseContext (self->context);
+  g_free (self->name);
+  g_free (self->platform_name);
+  g_free (self->version);
+  g_free (self->driver_version);
+  g_mutex_clear (&self->lock);
+  G_OBJECT_CLASS (gst_cl_device_parent_class)->finalize (object);
+}
+
+static void
+gst_cl_device_class_init (GstClDeviceClass * klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = gst_cl_device_finalize;
+}
+
+static void
+release_program (gpointer p)
+{
+  clReleaseProgram ((cl_program) p);
+}
+
+static void
+gst_cl_device_init (GstClDevice * self)
+{
+  g_mutex_init (&self->lock);
+  self->programs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      release_program);
+}

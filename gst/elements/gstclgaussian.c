@@ -1,0 +1,474 @@
+/**
+ * SECTION:element-clgaussian
+ * @title: clgaussian
+ * @see_also: cllaplace, clhistogram, cvsmooth, gaussianblur
+ *
+ * Blurs video with a Gaussian kernel on an OpenCL device (a GPU, or the CPU
+ * through POCL). The default is the exact 3x3 binomial
+ * [1 2 1] x [1 2 1] / 16, rounded to nearest; `radius` and `sigma` give any
+ * Gaussian up to 129x129. The output equals OpenCV's
+ * `GaussianBlur (src, (2r+1, 2r+1), sigma, borderType=BORDER_REPLICATE)`
+ * on 8-bit data, within one level (bit for bit for the default).
+ *
+ * Every colour channel of packed RGB formats is blurred; alpha and padding
+ * bytes pass through unchanged. In YUV formats the luma plane is blurred and
+ * the chroma planes are copied unchanged. Borders replicate the edge pixel.
+ *
+ * `radius` and `sigma` can be changed (or controlled) while playing: the new
+ * kernel applies from the next frame, without rebuilding anything.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 videotestsrc ! videoconvert ! clgaussian ! videoconvert ! autovideosink
+ * ]| Blur with the 3x3 binomial on the default device.
+ * |[
+ * gst-launch-1.0 filesrc location=in.mp4 ! decodebin ! videoconvert ! \
+ *     clgaussian sigma=4 device=gpu ! videoconvert ! autovideosink
+ * ]| A strong blur (radius 12, from sigma) on the first GPU.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstclgaussian.h"
+#include "gstclkernels.h"
+
+#include <math.h>
+#include <string.h>
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_gaussian_debug);
+#define GST_CAT_DEFAULT gst_cl_gaussian_debug
+
+enum
+{
+  PROP_0,
+  PROP_RADIUS,
+  PROP_SIGMA,
+};
+
+#define DEFAULT_RADIUS 0
+#define DEFAULT_SIGMA 0.0
+
+#define FORMATS "{ GRAY8, RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, " \
+  "xRGB, xBGR, I420, YV12, NV12, NV21, Y42B, Y444 }"
+
+struct _GstClGaussian
+{
+  GstClBaseFilter parent;
+
+  /* properties, under the object lock */
+  guint radius;
+  gdouble sigma;
+
+  /* streaming thread */
+  guint cur_radius_prop;
+  gdouble cur_sigma_prop;
+  guint radius_in_use;
+  guint16 weights[GST_CL_GAUSSIAN_MAX_RADIUS + 1];
+  gboolean weights_valid;
+
+  cl_kernel k3_buffer, k_fused, k_vpass, k_hpass;
+  cl_kernel k3_image, k_vpass_image, k_hpass_image;
+  cl_mem weights_mem;           /* __constant ushort[65] */
+  cl_mem tmp;                   /* 16-bit intermediate of two-pass kernels */
+  gsize tmp_size;
+};
+
+G_DEFINE_TYPE_WITH_CODE (GstClGaussian, gst_cl_gaussian,
+    GST_TYPE_CL_BASE_FILTER,
+    GST_DEBUG_CATEGORY_INIT (gst_cl_gaussian_debug, "clgaussian", 0,
+        "OpenCL Gaussian blur"));
+GST_ELEMENT_REGISTER_DEFINE (clgaussian, "clgaussian", GST_RANK_NONE,
+    GST_TYPE_CL_GAUSSIAN);
+
+/* ------------------------------------------------------------------------ */
+/* Weights                                                                  */
+
+/* OpenCV's fixed kernels for ksize 3, 5 and 7 when sigma is not given */
+static const double small_kernels[3][7] = {
+  {0.25, 0.5, 0.25},
+  {0.0625, 0.25, 0.375, 0.25, 0.0625},
+  {0.03125, 0.109375, 0.21875, 0.28125, 0.21875, 0.109375, 0.03125},
+};
+
+guint
+gst_cl_gaussian_weights (guint radius, gdouble sigma,
+    guint16 weights[GST_CL_GAUSSIAN_MAX_RADIUS + 1])
+{
+  double k[2 * GST_CL_GAUSSIAN_MAX_RADIUS + 1], err = 0.0, total = 0.0;
+  guint n, i;
+  gint sum = 0;
+
+  if (radius == 0)
+    radius = sigma > 0 ? (guint) MIN (ceil (3.0 * sigma),
+        GST_CL_GAUSSIAN_MAX_RADIUS) : 1;
+  radius = MIN (radius, GST_CL_GAUSSIAN_MAX_RADIUS);
+  n = 2 * radius + 1;
+
+  if (sigma <= 0 && radius <= 3) {
+    memcpy (k, small_kernels[radius - 1], n * sizeof (double));
+  } else {
+    double s = sigma > 0 ? sigma : 0.3 * ((n - 1) * 0.5 - 1) + 0.8;
+    double scale = -0.5 / (s * s);
+    for (i = 0; i < n; i++) {
+      double x = (double) i - radius;
+      k[i] = exp (scale * x * x);
+      total += k[i];
+    }
+    for (i = 0; i < n; i++)
+      k[i] /= total;
+  }
+
+  /* Q8 with error diffusion from the outer taps inwards; the centre takes
+   * what is left so that the weights sum to exactly 256 */
+  for (i = 0; i < radius; i++) {
+    double v = k[i] * 256.0 + err;
+    double q = rint (v);
+    err = v - q;
+    weights[radius - i] = (guint16) q;
+    sum += (gint) q;
+  }
+  weights[0] = (guint16) (256 - 2 * sum);
+  for (i = radius + 1; i <= GST_CL_GAUSSIAN_MAX_RADIUS; i++)
+    weights[i] = 0;
+  return radius;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Kernels                                                                  */
+
+static cl_kernel
+make_kernel (cl_program program, const gchar * name, GError ** error)
+{
+  cl_int st;
+  cl_kernel k = clCreateKernel (program, name, &st);
+  if (st != CL_SUCCESS) {
+    gchar *what = g_strdup_printf ("clCreateKernel (%s)", name);
+    gst_cl_fail (error, st, what);
+    g_free (what);
+    return NULL;
+  }
+  return k;
+}
+
+static gboolean
+gst_cl_gaussian_setup (GstClBaseFilter * base, cl_program program,
+    GError ** error)
+{
+  GstClGaussian *self = GST_CL_GAUSSIAN (base);
+  GstClDevice *device = gst_cl_base_filter_get_device (base);
+  cl_int st;
+
+  if (!(self->k3_buffer = make_kernel (program, "gaussian3_buffer", error))
+      || !(self->k_fused = make_kernel (program, "gaussian_buffer_fused",
+              error))
+      || !(self->k_vpass = make_kernel (program, "gaussian_buffer_vpass",
+              error))
+      || !(self->k_hpass = make_kernel (program, "gaussian_buffer_hpass",
+              error)))
+    return FALSE;
+  if (device->image_support &&
+      (!(self->k3_image = make_kernel (program, "gaussian3_image", error))
+          || !(self->k_vpass_image = make_kernel (program,
+                  "gaussian_image_vpass", error))
+          || !(self->k_hpass_image = make_kernel (program,
+                  "gaussian_image_hpass", error))))
+    return FALSE;
+  self->weights_mem = clCreateBuffer (device->context, CL_MEM_READ_ONLY,
+      sizeof (self->weights), NULL, &st);
+  if (st != CL_SUCCESS)
+    return gst_cl_fail (error, st, "clCreateBuffer");
+  self->weights_valid = FALSE;
+  return TRUE;
+}
+
+static void
+release_kernel (cl_kernel * k)
+{
+  if (*k)
+    clReleaseKernel (*k);
+  *k = NULL;
+}
+
+static void
+release_mem (cl_mem * m)
+{
+  if (*m)
+    clReleaseMemObject (*m);
+  *m = NULL;
+}
+
+static void
+gst_cl_gaussian_cleanup (GstClBaseFilter * base)
+{
+  GstClGaussian *self = GST_CL_GAUSSIAN (base);
+
+  release_kernel (&self->k3_buffer);
+  release_kernel (&self->k_fused);
+  release_kernel (&self->k_vpass);
+  release_kernel (&self->k_hpass);
+  release_kernel (&self->k3_image);
+  release_kernel (&self->k_vpass_image);
+  release_kernel (&self->k_hpass_image);
+  release_mem (&self->weights_mem);
+  release_mem (&self->tmp);
+  self->tmp_size = 0;
+}
+
+static gboolean
+gst_cl_gaussian_configure (GstClBaseFilter * base, const GstVideoInfo * info,
+    const GstClPlane * plane, GError ** error)
+{
+  GstClGaussian *self = GST_CL_GAUSSIAN (base);
+
+  /* the intermediate plane is allocated on first need, for these caps */
+  release_mem (&self->tmp);
+  self->tmp_size = 0;
+  return TRUE;
+}
+
+static gboolean
+ensure_tmp (GstClGaussian * self, gsize size, GError ** error)
+{
+  GstClDevice *device = gst_cl_base_filter_get_device (GST_CL_BASE_FILTER
+      (self));
+  cl_int st;
+
+  if (self->tmp && self->tmp_size >= size)
+    return TRUE;
+  release_mem (&self->tmp);
+  self->tmp = clCreateBuffer (device->context, CL_MEM_READ_WRITE, size, NULL,
+      &st);
+  if (st != CL_SUCCESS) {
+    self->tmp = NULL;
+    return gst_cl_fail (error, st, "clCreateBuffer (intermediate plane)");
+  }
+  self->tmp_size = size;
+  return TRUE;
+}
+
+/* Recomputes and uploads the weights when the properties changed. */
+static gboolean
+update_weights (GstClGaussian * self, GError ** error)
+{
+  cl_command_queue queue =
+      gst_cl_base_filter_get_queue (GST_CL_BASE_FILTER (self));
+  guint radius;
+  gdouble sigma;
+  cl_int st;
+
+  GST_OBJECT_LOCK (self);
+  radius = self->radius;
+  sigma = self->sigma;
+  GST_OBJECT_UNLOCK (self);
+
+  if (self->weights_valid && radius == self->cur_radius_prop
+      && sigma == self->cur_sigma_prop)
+    return TRUE;
+  self->radius_in_use = gst_cl_gaussian_weights (radius, sigma,
+      self->weights);
+  self->cur_radius_prop = radius;
+  self->cur_sigma_prop = sigma;
+  GST_DEBUG_OBJECT (self, "radius %u sigma %g: radius %u, centre weight %u/256",
+      radius, sigma, self->radius_in_use, self->weights[0]);
+  /* the host array only changes between frames, after the queue finished */
+  st = clEnqueueWriteBuffer (queue, self->weights_mem, CL_FALSE, 0,
+      sizeof (self->weights), self->weights, 0, NULL, NULL);
+  if (st != CL_SUCCESS)
+    return gst_cl_fail (error, st, "clEnqueueWriteBuffer (weights)");
+  self->weights_valid = TRUE;
+  return TRUE;
+}
+
+static gboolean
+gst_cl_gaussian_process (GstClBaseFilter * base, const GstClPlane * src,
+    const GstClPlane * dst, cl_event * events, guint * n_events,
+    GError ** error)
+{
+  GstClGaussian *self = GST_CL_GAUSSIAN (base);
+  GstClDevice *device = gst_cl_base_filter_get_device (base);
+  gboolean binomial;
+  GstClLaunch l;
+  cl_int r;
+
+  if (!update_weights (self, error))
+    return FALSE;
+  r = self->radius_in_use;
+  binomial = r == 1 && self->weights[0] == 128 && self->weights[1] == 64;
+
+  if (src->is_image) {
+    gst_cl_base_filter_launch_shape (base, src, FALSE, &l);
+    if (binomial)
+      return gst_cl_set_args (self->k3_image, error, GST_CL_ARG (src->mem),
+          GST_CL_ARG (dst->mem), GST_CL_ARG (src->width),
+          GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+          GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
+          GST_CL_ARGS_END)
+          && gst_cl_base_filter_enqueue (base, self->k3_image, &l, events,
+          n_events, error);
+    return ensure_tmp (self, (gsize) src->units * src->height * 8, error)
+        && gst_cl_set_args (self->k_vpass_image, error, GST_CL_ARG (src->mem),
+        GST_CL_ARG (self->tmp), GST_CL_ARG (src->width),
+        GST_CL_ARG (src->height), GST_CL_ARG (src->step), GST_CL_ARG (l.chunk),
+        GST_CL_ARG (l.rows), GST_CL_ARG (self->weights_mem), GST_CL_ARG (r),
+        GST_CL_ARGS_END)
+        && gst_cl_base_filter_enqueue (base, self->k_vpass_image, &l, events,
+        n_events, error)
+        && gst_cl_set_args (self->k_hpass_image, error, GST_CL_ARG (self->tmp),
+        GST_CL_ARG (src->mem), GST_CL_ARG (dst->mem), GST_CL_ARG (src->width),
+        GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+        GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
+        GST_CL_ARG (self->weights_mem), GST_CL_ARG (r), GST_CL_ARGS_END)
+        && gst_cl_base_filter_enqueue (base, self->k_hpass_image, &l, events,
+        n_events, error);
+  }
+
+  if (binomial) {
+    gst_cl_base_filter_launch_shape (base, src, TRUE, &l);
+    return gst_cl_set_args (self->k3_buffer, error, GST_CL_ARG (src->mem),
+        GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+        GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
+        GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+        GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
+        GST_CL_ARGS_END)
+        && gst_cl_base_filter_enqueue (base, self->k3_buffer, &l, events,
+        n_events, error);
+  }
+
+  if (gst_cl_base_filter_uses_strips (base)) {
+    gsize scratch;
+    gst_cl_base_filter_launch_shape (base, src, TRUE, &l);
+    scratch = (gsize) (l.chunk + 2 * r * src->step) * sizeof (guint16) *
+        l.local[0];
+    if (scratch <= device->local_mem_size)
+      return gst_cl_set_args (self->k_fused, error, GST_CL_ARG (src->mem),
+          GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+          GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
+          GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+          GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
+          GST_CL_ARG (self->weights_mem), GST_CL_ARG (r),
+          GST_CL_ARG_LOCAL (scratch), GST_CL_ARGS_END)
+          && gst_cl_base_filter_enqueue (base, self->k_fused, &l, events,
+          n_events, error);
+    GST_LOG_OBJECT (self, "row scratch of %" G_GSIZE_FORMAT " bytes exceeds "
+        "local memory: two passes", scratch);
+  }
+
+  /* two passes through a 16-bit plane */
+  gst_cl_base_filter_launch_shape (base, src, FALSE, &l);
+  {
+    cl_int tstride = src->units;
+    return ensure_tmp (self, (gsize) src->units * src->height * 2, error)
+        && gst_cl_set_args (self->k_vpass, error, GST_CL_ARG (src->mem),
+        GST_CL_ARG (src->stride), GST_CL_ARG (self->tmp), GST_CL_ARG (tstride),
+        GST_CL_ARG (src->units), GST_CL_ARG (src->height), GST_CL_ARG (l.chunk),
+        GST_CL_ARG (l.rows), GST_CL_ARG (self->weights_mem), GST_CL_ARG (r),
+        GST_CL_ARGS_END)
+        && gst_cl_base_filter_enqueue (base, self->k_vpass, &l, events,
+        n_events, error)
+        && gst_cl_set_args (self->k_hpass, error, GST_CL_ARG (self->tmp),
+        GST_CL_ARG (tstride), GST_CL_ARG (src->mem), GST_CL_ARG (src->stride),
+        GST_CL_ARG (dst->mem), GST_CL_ARG (dst->stride),
+        GST_CL_ARG (src->units), GST_CL_ARG (src->height),
+        GST_CL_ARG (src->step), GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk),
+        GST_CL_ARG (l.rows), GST_CL_ARG (self->weights_mem), GST_CL_ARG (r),
+        GST_CL_ARGS_END)
+        && gst_cl_base_filter_enqueue (base, self->k_hpass, &l, events,
+        n_events, error);
+  }
+}
+
+/* ------------------------------------------------------------------------ */
+/* GObject                                                                  */
+
+static void
+gst_cl_gaussian_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstClGaussian *self = GST_CL_GAUSSIAN (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_RADIUS:
+      self->radius = g_value_get_uint (value);
+      break;
+    case PROP_SIGMA:
+      self->sigma = g_value_get_double (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_cl_gaussian_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstClGaussian *self = GST_CL_GAUSSIAN (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_RADIUS:
+      g_value_set_uint (value, self->radius);
+      break;
+    case PROP_SIGMA:
+      g_value_set_double (value, self->sigma);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_cl_gaussian_class_init (GstClGaussianClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstClBaseFilterClass *base_class = GST_CL_BASE_FILTER_CLASS (klass);
+  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING;
+  GstCaps *caps;
+
+  gobject_class->set_property = gst_cl_gaussian_set_property;
+  gobject_class->get_property = gst_cl_gaussian_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_RADIUS,
+      g_param_spec_uint ("radius", "Radius",
+          "Kernel half-width: the kernel is (2r+1)x(2r+1); 0 = automatic "
+          "(1 when sigma is 0, else ceil(3*sigma))", 0,
+          GST_CL_GAUSSIAN_MAX_RADIUS, DEFAULT_RADIUS, flags));
+  g_object_class_install_property (gobject_class, PROP_SIGMA,
+      g_param_spec_double ("sigma", "Sigma",
+          "Standard deviation in pixels; 0 = automatic from the radius, as "
+          "OpenCV does (radius 1: the exact binomial [1 2 1]/4)", 0.0, 64.0,
+          DEFAULT_SIGMA, flags));
+
+  gst_element_class_set_static_metadata (element_class,
+      "OpenCL Gaussian blur", "Filter/Effect/Video",
+      "Blurs video with a Gaussian kernel on an OpenCL device",
+      "clfilters developers");
+  caps = gst_caps_from_string (GST_VIDEO_CAPS_MAKE (FORMATS));
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+
+  base_class->program_name = "gaussian";
+  base_class->program_source = gst_cl_source_gaussian;
+  base_class->setup = gst_cl_gaussian_setup;
+  base_class->cleanup = gst_cl_gaussian_cleanup;
+  base_class->configure = gst_cl_gaussian_configure;
+  base_class->process = gst_cl_gaussian_process;
+}
+
+static void
+gst_cl_gaussian_init (GstClGaussian * self)
+{
+  self->radius = DEFAULT_RADIUS;
+  self->sigma = DEFAULT_SIGMA;
+}

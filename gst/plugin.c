@@ -1,0 +1,23 @@
+/* plugin.c: registers the clfilters elements.
+ *
+ * No OpenCL call happens here: the plugin loads (and gst-inspect works) on
+ * machines without any OpenCL driver; devices are opened when an element
+ * starts.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "elements/gstclgaussian.h"
+
+static gboolean
+plugin_init (GstPlugin * plugin)
+{
+  gboolean ok = FALSE;
+  ok |= GST_ELEMENT_REGISTER (clgaussian, plugin);
+  return ok;
+}
+
+GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, clfilters,
+    "Video filters on OpenCL: Gaussian blur, Laplace sharpen and edges, "
+    "histograms", plugin_init, VERSION, "LGPL", PACKAGE, ORIGIN)

@@ -1,0 +1,59 @@
+/* common.cl: helpers shared by every clfilters program.
+ *
+ * The core prepends this file to each program. It defines GST_CL_CPU when the
+ * device is a CPU: there, 16-byte accesses go through byte-aligned vector
+ * types (POCL compiles vload16/vstore16 element by element, while a plain
+ * dereference of an aligned(1) vector becomes one unaligned SIMD load).
+ * Elsewhere the standard vloadn/vstoren are used.
+ *
+ * Geometry shared by all kernels: work-item (gx, gy) covers the units
+ * [gx * chunk, gx * chunk + chunk) of the rows [gy * rows, gy * rows + rows)
+ * of a plane, where a unit is a byte (buffers) or a texel (images). On CPUs a
+ * work-item takes whole rows (a strip); on GPUs a small rectangle. Global
+ * sizes are rounded up to the fixed local size: kernels check bounds.
+ */
+
+#ifdef GST_CL_CPU
+typedef uchar16 __attribute__ ((aligned (1))) gst_cl_uchar16_u;
+typedef ushort16 __attribute__ ((aligned (2))) gst_cl_ushort16_u;
+#define LOAD_UC16(p) (*(const __global gst_cl_uchar16_u *) (p))
+#define STORE_UC16(p, v) (*(__global gst_cl_uchar16_u *) (p) = (v))
+#define LOAD_US16_L(p) (*(const __local gst_cl_ushort16_u *) (p))
+#define STORE_US16_L(p, v) (*(__local gst_cl_ushort16_u *) (p) = (v))
+#else
+#define LOAD_UC16(p) vload16 (0, (p))
+#define STORE_UC16(p, v) vstore16 ((v), 0, (p))
+#define LOAD_US16_L(p) vload16 (0, (p))
+#define STORE_US16_L(p, v) vstore16 ((v), 0, (p))
+#endif
+
+#define GST_CL_SAMPLER (CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST)
+
+/* The rectangle of a plane covered by this work-item. Returns 0 when the
+ * work-item lies outside the plane (global sizes are rounded up). */
+inline int
+gst_cl_work_rect (int units, int height, int chunk, int rows,
+    int *x0, int *x1, int *y0, int *y1)
+{
+  *x0 = (int) get_global_id (0) * chunk;
+  *y0 = (int) get_global_id (1) * rows;
+  if (*x0 >= units || *y0 >= height)
+    return 0;
+  *x1 = min (*x0 + chunk, units);
+  *y1 = min (*y0 + rows, height);
+  return 1;
+}
+
+/* 0xff in the lanes of a 16-byte vector that hold the alpha (or padding)
+ * byte of a packed pixel of `step` bytes, for a vector that starts on a
+ * pixel boundary; all zero when alpha < 0. The host only passes alpha >= 0
+ * when step divides 16. */
+inline uchar16
+gst_cl_alpha_mask16 (int alpha, int step)
+{
+  const uchar16 iota = (uchar16) (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+      13, 14, 15);
+  if (alpha < 0)
+    return (uchar16) (0);
+  return as_uchar16 (iota % (uchar16) (step) == (uchar16) (alpha));
+}

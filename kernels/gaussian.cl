@@ -1,0 +1,295 @@
+/* gaussian.cl: Gaussian blur kernels of clgaussian.
+ *
+ * Weights are Q8 fixed point (they sum to 256), given as wt[0] = centre,
+ * wt[j] = weight at distance j. A pass in one direction gives an exact
+ * 16-bit integer (at most 255 * 256); the second pass sums those with the
+ * same weights in 32 bits and rounds: out = (sum + 32768) >> 16. The result
+ * is exact integer arithmetic, so the order of the passes does not matter,
+ * and for the binomial [64 128 64] it equals (sum3x3 + 8) >> 4.
+ *
+ * Borders replicate the edge pixel. In buffers a pixel is `step` bytes and
+ * every byte is a sample; the byte `alpha` of each pixel (alpha or padding)
+ * is copied unchanged. In images a pixel is `step` texels (RGB is stored as
+ * a one-channel image three times as wide), `alpha` is a component index.
+ */
+
+/* ---------------------------------------------------------------------- */
+/* 3x3 binomial on buffers: one kernel for both device kinds, shaped by    */
+/* chunk and rows (whole rows per work-item on CPUs).                      */
+
+inline uchar
+g3_sample (const __global uchar * a, const __global uchar * b,
+    const __global uchar * c, int x, int step, int units)
+{
+  const int l = x >= step ? x - step : x;
+  const int r = x + step < units ? x + step : x;
+  const uint s = a[l] + 2 * a[x] + a[r] + 2 * (b[l] + 2 * b[x] + b[r])
+      + c[l] + 2 * c[x] + c[r];
+  return (uchar) ((s + 8) >> 4);
+}
+
+inline ushort16
+g3_column (const __global uchar * a, const __global uchar * b,
+    const __global uchar * c)
+{
+  return convert_ushort16 (LOAD_UC16 (a)) +
+      (convert_ushort16 (LOAD_UC16 (b)) << (ushort16) (1)) +
+      convert_ushort16 (LOAD_UC16 (c));
+}
+
+__kernel void
+gaussian3_buffer (__global const uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, int units, int height, int step,
+    int alpha, int chunk, int rows)
+{
+  int x0, x1, y0, y1;
+  if (!gst_cl_work_rect (units, height, chunk, rows, &x0, &x1, &y0, &y1))
+    return;
+  const uchar16 amask = gst_cl_alpha_mask16 (alpha, step);
+  /* vectors of 16 start in [vlo, vhi]: all their neighbours are inside */
+  const int vlo = max (x0, step);
+  const int vhi = min (x1, units - step) - 16;
+
+  for (int y = y0; y < y1; y++) {
+    const __global uchar *a = src + (size_t) max (y - 1, 0) * src_stride;
+    const __global uchar *b = src + (size_t) y * src_stride;
+    const __global uchar *c = src + (size_t) min (y + 1, height - 1) * src_stride;
+    __global uchar *o = dst + (size_t) y * dst_stride;
+    int x = x0;
+
+    for (; x < x1 && x < vlo; x++)
+      o[x] = (alpha >= 0 && x % step == alpha) ? b[x] :
+          g3_sample (a, b, c, x, step, units);
+    for (; x <= vhi; x += 16) {
+      const ushort16 l = g3_column (a + x - step, b + x - step, c + x - step);
+      const ushort16 m = g3_column (a + x, b + x, c + x);
+      const ushort16 r = g3_column (a + x + step, b + x + step, c + x + step);
+      const uchar16 res = convert_uchar16 ((l + (m << (ushort16) (1)) + r +
+              (ushort16) (8)) >> (ushort16) (4));
+      STORE_UC16 (o + x, bitselect (res, LOAD_UC16 (b + x), amask));
+    }
+    for (; x < x1; x++)
+      o[x] = (alpha >= 0 && x % step == alpha) ? b[x] :
+          g3_sample (a, b, c, x, step, units);
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Any radius on buffers, CPU shape: per row, the vertical sums of the     */
+/* work-item's columns (plus radius pixels each side, replicated at the    */
+/* borders) go to a __local row, then the horizontal pass reads it. Source */
+/* rows stay in cache, so each byte is read from memory once.              */
+
+__kernel void
+gaussian_buffer_fused (__global const uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, int units, int height, int step,
+    int alpha, int chunk, int rows, __constant ushort * wt, int radius,
+    __local ushort * scratch)
+{
+  int x0, x1, y0, y1;
+  if (!gst_cl_work_rect (units, height, chunk, rows, &x0, &x1, &y0, &y1))
+    return;
+  const int pad = radius * step;
+  /* t[i] holds the vertical sum of column x0 - pad + i */
+  __local ushort *t = scratch + get_local_id (0) * (size_t) (chunk + 2 * pad);
+  const int t0 = x0 - pad;
+  const int c_lo = max (t0, 0);
+  const int c_hi = min (x1 + pad, units);
+  const uchar16 amask = gst_cl_alpha_mask16 (alpha, step);
+  int off[129];
+
+  for (int y = y0; y < y1; y++) {
+    for (int j = -radius; j <= radius; j++)
+      off[j + radius] = clamp (y + j, 0, height - 1) * src_stride;
+    const __global uchar *mid = src + (size_t) y * src_stride;
+
+    /* vertical pass over the columns inside the plane */
+    int x = c_lo;
+    for (; x + 16 <= c_hi; x += 16) {
+      ushort16 acc = convert_ushort16 (LOAD_UC16 (mid + x)) * (ushort16) (wt[0]);
+      for (int j = 1; j <= radius; j++)
+        acc += (convert_ushort16 (LOAD_UC16 (src + off[radius - j] + x)) +
+            convert_ushort16 (LOAD_UC16 (src + off[radius + j] + x))) *
+            (ushort16) (wt[j]);
+      STORE_US16_L (t + (x - t0), acc);
+    }
+    for (; x < c_hi; x++) {
+      uint acc = mid[x] * wt[0];
+      for (int j = 1; j <= radius; j++)
+        acc += (src[off[radius - j] + x] + src[off[radius + j] + x]) * wt[j];
+      t[x - t0] = (ushort) acc;
+    }
+    /* replicate the edge pixels' sums into the columns outside the plane */
+    for (x = t0; x < 0; x++)
+      t[x - t0] = t[(x % step + step) % step - t0];
+    for (x = units; x < x1 + pad; x++)
+      t[x - t0] = t[units - step + x % step - t0];
+
+    /* horizontal pass */
+    __global uchar *o = dst + (size_t) y * dst_stride;
+    const __local ushort *tc = t + pad - x0;    /* tc[x]: column x */
+    x = x0;
+    for (; x + 16 <= x1; x += 16) {
+      uint16 acc = convert_uint16 (LOAD_US16_L (tc + x)) * (uint16) (wt[0]);
+      for (int i = 1; i <= radius; i++)
+        acc += (convert_uint16 (LOAD_US16_L (tc + x - i * step)) +
+            convert_uint16 (LOAD_US16_L (tc + x + i * step))) * (uint16) (wt[i]);
+      const uchar16 res = convert_uchar16 ((acc + (uint16) (32768)) >> (uint16) (16));
+      STORE_UC16 (o + x, bitselect (res, LOAD_UC16 (mid + x), amask));
+    }
+    for (; x < x1; x++) {
+      if (alpha >= 0 && x % step == alpha) {
+        o[x] = mid[x];
+        continue;
+      }
+      uint acc = tc[x] * wt[0];
+      for (int i = 1; i <= radius; i++)
+        acc += (tc[x - i * step] + tc[x + i * step]) * wt[i];
+      o[x] = (uchar) ((acc + 32768) >> 16);
+    }
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Any radius on buffers, GPU shape: a vertical pass to a 16-bit plane,    */
+/* then a horizontal pass. Neighbouring work-items read neighbouring bytes */
+
+__kernel void
+gaussian_buffer_vpass (__global const uchar * src, int src_stride,
+    __global ushort * tmp, int tmp_stride, int units, int height,
+    int chunk, int rows, __constant ushort * wt, int radius)
+{
+  int x0, x1, y0, y1;
+  if (!gst_cl_work_rect (units, height, chunk, rows, &x0, &x1, &y0, &y1))
+    return;
+  for (int y = y0; y < y1; y++) {
+    for (int x = x0; x < x1; x++) {
+      uint acc = src[(size_t) y * src_stride + x] * wt[0];
+      for (int j = 1; j <= radius; j++)
+        acc += (src[(size_t) max (y - j, 0) * src_stride + x] +
+            src[(size_t) min (y + j, height - 1) * src_stride + x]) * wt[j];
+      tmp[(size_t) y * tmp_stride + x] = (ushort) acc;
+    }
+  }
+}
+
+__kernel void
+gaussian_buffer_hpass (__global const ushort * tmp, int tmp_stride,
+    __global const uchar * src, int src_stride, __global uchar * dst,
+    int dst_stride, int units, int height, int step, int alpha, int chunk,
+    int rows, __constant ushort * wt, int radius)
+{
+  int x0, x1, y0, y1;
+  if (!gst_cl_work_rect (units, height, chunk, rows, &x0, &x1, &y0, &y1))
+    return;
+  const int width = units / step;
+  for (int y = y0; y < y1; y++) {
+    const __global ushort *t = tmp + (size_t) y * tmp_stride;
+    for (int x = x0; x < x1; x++) {
+      const int px = x / step, comp = x - px * step;
+      uchar out;
+      if (comp == alpha) {
+        out = src[(size_t) y * src_stride + x];
+      } else {
+        uint acc = t[x] * wt[0];
+        for (int i = 1; i <= radius; i++)
+          acc += (t[max (px - i, 0) * step + comp] +
+              t[min (px + i, width - 1) * step + comp]) * wt[i];
+        out = (uchar) ((acc + 32768) >> 16);
+      }
+      dst[(size_t) y * dst_stride + x] = out;
+    }
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Images. A work-item covers texels; coordinates are clamped by pixel so  */
+/* that RGB stored as three texels per pixel replicates correctly.         */
+
+/* res with component `alpha` (if >= 0) taken from m */
+inline uint4
+keep_component (uint4 res, uint4 m, int alpha)
+{
+  return select (res, m, (int4) (0, 1, 2, 3) == (int4) (alpha));
+}
+
+inline uint4
+g_texel (read_only image2d_t im, int px, int comp, int step, int width,
+    int y, int height)
+{
+  const int2 pos = (int2) (clamp (px, 0, width - 1) * step + comp,
+      clamp (y, 0, height - 1));
+  return read_imageui (im, GST_CL_SAMPLER, pos);
+}
+
+__kernel void
+gaussian3_image (read_only image2d_t src, write_only image2d_t dst,
+    int width, int height, int step, int alpha, int chunk, int rows)
+{
+  int x0, x1, y0, y1;
+  if (!gst_cl_work_rect (width * step, height, chunk, rows, &x0, &x1, &y0, &y1))
+    return;
+  for (int y = y0; y < y1; y++) {
+    for (int x = x0; x < x1; x++) {
+      const int px = x / step, c = x - px * step;
+      const uint4 m = g_texel (src, px, c, step, width, y, height);
+      const uint4 v0 = g_texel (src, px - 1, c, step, width, y - 1, height) +
+          2 * g_texel (src, px, c, step, width, y - 1, height) +
+          g_texel (src, px + 1, c, step, width, y - 1, height);
+      const uint4 v1 = g_texel (src, px - 1, c, step, width, y, height) + 2 * m +
+          g_texel (src, px + 1, c, step, width, y, height);
+      const uint4 v2 = g_texel (src, px - 1, c, step, width, y + 1, height) +
+          2 * g_texel (src, px, c, step, width, y + 1, height) +
+          g_texel (src, px + 1, c, step, width, y + 1, height);
+      const uint4 res = (v0 + 2 * v1 + v2 + 8) >> 4;
+      write_imageui (dst, (int2) (x, y), keep_component (res, m, alpha));
+    }
+  }
+}
+
+__kernel void
+gaussian_image_vpass (read_only image2d_t src, __global ushort4 * tmp,
+    int width, int height, int step, int chunk, int rows,
+    __constant ushort * wt, int radius)
+{
+  int x0, x1, y0, y1;
+  const int units = width * step;
+  if (!gst_cl_work_rect (units, height, chunk, rows, &x0, &x1, &y0, &y1))
+    return;
+  for (int y = y0; y < y1; y++) {
+    for (int x = x0; x < x1; x++) {
+      uint4 acc = read_imageui (src, GST_CL_SAMPLER, (int2) (x, y)) * wt[0];
+      for (int j = 1; j <= radius; j++)
+        acc += (read_imageui (src, GST_CL_SAMPLER, (int2) (x, max (y - j, 0))) +
+            read_imageui (src, GST_CL_SAMPLER, (int2) (x, min (y + j,
+                        height - 1)))) * wt[j];
+      tmp[(size_t) y * units + x] = convert_ushort4 (acc);
+    }
+  }
+}
+
+__kernel void
+gaussian_image_hpass (__global const ushort4 * tmp, read_only image2d_t src,
+    write_only image2d_t dst, int width, int height, int step, int alpha,
+    int chunk, int rows, __constant ushort * wt, int radius)
+{
+  int x0, x1, y0, y1;
+  const int units = width * step;
+  if (!gst_cl_work_rect (units, height, chunk, rows, &x0, &x1, &y0, &y1))
+    return;
+  for (int y = y0; y < y1; y++) {
+    const __global ushort4 *t = tmp + (size_t) y * units;
+    for (int x = x0; x < x1; x++) {
+      const int px = x / step, c = x - px * step;
+      uint4 acc = convert_uint4 (t[x]) * wt[0];
+      for (int i = 1; i <= radius; i++)
+        acc += (convert_uint4 (t[max (px - i, 0) * step + c]) +
+            convert_uint4 (t[min (px + i, width - 1) * step + c])) * wt[i];
+      uint4 res = (acc + 32768) >> 16;
+      if (alpha >= 0)
+        res = keep_component (res, read_imageui (src, GST_CL_SAMPLER,
+                (int2) (x, y)), alpha);
+      write_imageui (dst, (int2) (x, y), res);
+    }
+  }
+}
