@@ -1,0 +1,477 @@
+/* clgaussian tests: outputs compared with plain C references. */
+#include "common.h"
+
+#include <math.h>
+
+static const gint sizes[][2] = {
+  {1, 1}, {2, 3}, {17, 13}, {321, 241}, {1920, 1080}
+};
+
+/* --- references ---------------------------------------------------------- */
+
+/* the 3x3 binomial, replicated borders: (sum + 8) >> 4 */
+static guint8
+ref_binomial (const TestPlane * s, gint x, gint y, gint c, gpointer data)
+{
+  static const gint k[3] = { 1, 2, 1 };
+  gint i, j, sum = 0;
+  for (j = -1; j <= 1; j++)
+    for (i = -1; i <= 1; i++) {
+      gint yy = clampi (y + j, 0, s->height - 1);
+      gint xx = clampi (x + i, 0, s->width - 1);
+      sum += k[j + 1] * k[i + 1] * s->data[(gsize) yy * s->stride +
+          xx * s->step + c];
+    }
+  return (sum + 8) >> 4;
+}
+
+/* OpenCV's 8-bit Gaussian: 1-D weights in Q8 (its fixed tables for 3, 5, 7
+ * taps without sigma, else sampled and normalised), rounded with error
+ * diffusion from the outside in, the centre taking the remainder; the 2-D
+ * sum of products is rounded once: (sum + 2^15) >> 16. */
+typedef struct
+{
+  gint radius;
+  gint k[129];
+} RefKernel;
+
+static RefKernel
+ref_kernel (guint radius, gdouble sigma)
+{
+  RefKernel rk;
+  gdouble f[129], total = 0, err = 0;
+  gint n, i, sum = 0;
+
+  if (radius == 0)
+    radius = sigma > 0 ? MIN ((guint) ceil (3 * sigma), 64) : 1;
+  rk.radius = radius;
+  n = 2 * radius + 1;
+  if (sigma <= 0 && radius == 1) {
+    f[0] = 0.25, f[1] = 0.5, f[2] = 0.25;
+  } else if (sigma <= 0 && radius == 2) {
+    f[0] = f[4] = 1 / 16.0, f[1] = f[3] = 4 / 16.0, f[2] = 6 / 16.0;
+  } else if (sigma <= 0 && radius == 3) {
+    f[0] = f[6] = 2 / 64.0, f[1] = f[5] = 7 / 64.0, f[2] = f[4] = 14 / 64.0;
+    f[3] = 18 / 64.0;
+  } else {
+    gdouble s = sigma > 0 ? sigma : 0.3 * ((n - 1) * 0.5 - 1) + 0.8;
+    for (i = 0; i < n; i++) {
+      f[i] = exp (-(i - (gint) radius) * (i - (gint) radius) / (2 * s * s));
+      total += f[i];
+    }
+    for (i = 0; i < n; i++)
+      f[i] /= total;
+  }
+  for (i = 0; i < (gint) radius; i++) {
+    gdouble v = f[i] * 256 + err;
+    gint q = (gint) nearbyint (v);
+    err = v - q;
+    rk.k[i] = rk.k[n - 1 - i] = q;
+    sum += q;
+  }
+  rk.k[radius] = 256 - 2 * sum;
+  return rk;
+}
+
+static guint8
+ref_gaussian (const TestPlane * s, gint x, gint y, gint c, gpointer data)
+{
+  const RefKernel *rk = data;
+  gint r = rk->radius, i, j;
+  guint64 sum = 0;
+  for (j = -r; j <= r; j++) {
+    gint yy = clampi (y + j, 0, s->height - 1);
+    guint64 row = 0;
+    for (i = -r; i <= r; i++) {
+      gint xx = clampi (x + i, 0, s->width - 1);
+      row += rk->k[i + r] * s->data[(gsize) yy * s->stride + xx * s->step + c];
+    }
+    sum += rk->k[j + r] * row;
+  }
+  return (sum + 32768) >> 16;
+}
+
+/* --- helpers -------------------------------------------------------------- */
+
+/* Filters one frame of @format/@w x @h with harness @h and checks it. */
+static void
+check_one (GstHarness * h, const gchar * format, gint w, gint ht,
+    TestContent content, gboolean padded, TestRefFunc ref, gpointer data,
+    const gchar * what)
+{
+  GstVideoInfo info = test_info (format, w, ht);
+  TestFrame f = test_frame_new (&info, content, padded, w * 31 + ht);
+  GstBuffer *out = test_push_pull (h, &f);
+  guint bad;
+
+  fail_unless (out != NULL);
+  bad = test_compare (f.buffer, &f.info, out, &info, format, ref, data, 0,
+      what);
+  fail_unless (bad == 0, "%s: %s %dx%d (%s, %s): %u samples differ", what,
+      format, w, ht, content == CONTENT_RANDOM ? "random" : "structured",
+      padded ? "padded strides" : "default strides", bad);
+  gst_buffer_unref (out);
+  gst_buffer_unref (f.buffer);
+}
+
+static GstHarness *
+harness_for (const gchar * launch, const gchar * format, gint w, gint h)
+{
+  GstHarness *hs = gst_harness_new_parse (launch);
+  gchar *caps = test_caps_string (format, w, h);
+  gst_harness_set_caps_str (hs, caps, caps);
+  g_free (caps);
+  return hs;
+}
+
+static void
+set_caps (GstHarness * h, const gchar * format, gint w, gint ht)
+{
+  gchar *caps = test_caps_string (format, w, ht);
+  gst_harness_set_src_caps_str (h, caps);
+  gst_harness_set_sink_caps_str (h, caps);
+  g_free (caps);
+}
+
+/* --- tests ---------------------------------------------------------------- */
+
+/* The default is the exact binomial, for every format, memory kind and size,
+ * on random and structured content; each harness goes through every size,
+ * so caps change mid-stream too. */
+GST_START_TEST (test_default_binomial_exact)
+{
+  const gchar *format = all_formats[__i__];
+  guint m, s;
+
+  for (m = 0; memory_kinds[m]; m++) {
+    gchar *launch = g_strdup_printf ("clgaussian memory=%s", memory_kinds[m]);
+    GstHarness *h = harness_for (launch, format, sizes[0][0], sizes[0][1]);
+    for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+      set_caps (h, format, sizes[s][0], sizes[s][1]);
+      check_one (h, format, sizes[s][0], sizes[s][1], CONTENT_RANDOM, FALSE,
+          ref_binomial, NULL, launch);
+      check_one (h, format, sizes[s][0], sizes[s][1], CONTENT_STRUCTURED,
+          FALSE, ref_binomial, NULL, launch);
+    }
+    gst_harness_teardown (h);
+    g_free (launch);
+  }
+}
+
+GST_END_TEST;
+
+/* Input whose GstVideoMeta has strides and plane offsets of its own. */
+GST_START_TEST (test_padded_strides)
+{
+  const gchar *format = all_formats[__i__];
+  static const gint psizes[][2] = { {1, 1}, {17, 13}, {321, 241} };
+  guint m, s;
+
+  for (m = 0; memory_kinds[m]; m++) {
+    gchar *launch = g_strdup_printf ("clgaussian memory=%s", memory_kinds[m]);
+    GstHarness *h = harness_for (launch, format, 1, 1);
+    for (s = 0; s < G_N_ELEMENTS (psizes); s++) {
+      set_caps (h, format, psizes[s][0], psizes[s][1]);
+      check_one (h, format, psizes[s][0], psizes[s][1], CONTENT_RANDOM, TRUE,
+          ref_binomial, NULL, launch);
+    }
+    gst_harness_teardown (h);
+    g_free (launch);
+  }
+}
+
+GST_END_TEST;
+
+/* Radius 2..15 and sigma up to 5, OpenCV's kernel, exact. */
+GST_START_TEST (test_radius_sigma)
+{
+  static const struct
+  {
+    guint radius;
+    gdouble sigma;
+  } cases[] = {
+    {2, 0}, {3, 0}, {4, 0}, {7, 0}, {15, 0}, {1, 0.6}, {3, 1.0}, {5, 2.5},
+    {15, 5.0}, {0, 1.5}, {0, 0.2}, {9, 1.2},
+  };
+  static const gchar *formats[] = { "GRAY8", "RGB", "BGRA", "xRGB", "NV12" };
+  static const gint csizes[][2] = { {1, 1}, {2, 3}, {17, 13}, {97, 61} };
+  const gchar *format = formats[__i__];
+  guint m, c, s;
+
+  for (m = 0; memory_kinds[m]; m++) {
+    for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+      RefKernel rk = ref_kernel (cases[c].radius, cases[c].sigma);
+      gchar *launch = g_strdup_printf ("clgaussian memory=%s radius=%u "
+          "sigma=%g", memory_kinds[m], cases[c].radius, cases[c].sigma);
+      GstHarness *h = harness_for (launch, format, 1, 1);
+      for (s = 0; s < G_N_ELEMENTS (csizes); s++) {
+        set_caps (h, format, csizes[s][0], csizes[s][1]);
+        check_one (h, format, csizes[s][0], csizes[s][1], CONTENT_RANDOM,
+            s == 2, ref_gaussian, &rk, launch);
+        check_one (h, format, csizes[s][0], csizes[s][1], CONTENT_STRUCTURED,
+            FALSE, ref_gaussian, &rk, launch);
+      }
+      gst_harness_teardown (h);
+      g_free (launch);
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* A large radius on a full HD frame, both memory kinds. */
+GST_START_TEST (test_large_radius_hd)
+{
+  RefKernel rk = ref_kernel (0, 4.0);
+  guint m;
+  for (m = 0; memory_kinds[m]; m++) {
+    gchar *launch = g_strdup_printf ("clgaussian memory=%s sigma=4",
+        memory_kinds[m]);
+    GstHarness *h = harness_for (launch, "GRAY8", 1920, 1080);
+    check_one (h, "GRAY8", 1920, 1080, CONTENT_STRUCTURED, FALSE,
+        ref_gaussian, &rk, launch);
+    gst_harness_teardown (h);
+    g_free (launch);
+  }
+}
+
+GST_END_TEST;
+
+/* Every kernel shape and tuning value, and the copying path of discrete
+ * GPUs, give the same output. */
+GST_START_TEST (test_tuning_and_paths)
+{
+  static const gchar *tunings[] = {
+    "kernel-shape=strips", "kernel-shape=tiles",
+    "kernel-shape=strips rows-per-item=3 pixels-per-item=37",
+    "kernel-shape=strips work-group-size=4 rows-per-item=1",
+    "kernel-shape=tiles pixels-per-item=5 rows-per-item=7 work-group-size=16",
+    "kernel-shape=tiles work-group-size=1",
+  };
+  static const gchar *formats[] = { "GRAY8", "RGB", "RGBA", "ABGR", "I420" };
+  const gchar *format = formats[__i__ % G_N_ELEMENTS (formats)];
+  gboolean copies = __i__ >= (gint) G_N_ELEMENTS (formats);
+  guint t, r;
+
+  if (copies)
+    g_setenv ("GST_CL_ZERO_COPY", "0", TRUE);
+  for (t = 0; t < G_N_ELEMENTS (tunings); t++) {
+    for (r = 0; r < 2; r++) {
+      RefKernel rk = ref_kernel (r ? 4 : 1, 0);
+      gchar *launch = g_strdup_printf ("clgaussian radius=%u %s", r ? 4 : 1,
+          tunings[t]);
+      GstHarness *h = harness_for (launch, format, 83, 29);
+      check_one (h, format, 83, 29, CONTENT_RANDOM, TRUE, ref_gaussian, &rk,
+          launch);
+      set_caps (h, format, 1, 1);
+      check_one (h, format, 1, 1, CONTENT_RANDOM, FALSE, ref_gaussian, &rk,
+          launch);
+      gst_harness_teardown (h);
+      g_free (launch);
+    }
+  }
+  g_unsetenv ("GST_CL_ZERO_COPY");
+}
+
+GST_END_TEST;
+
+/* memory=image and memory=buffer give identical buffers. */
+GST_START_TEST (test_image_equals_buffer)
+{
+  static const gchar *formats[] = { "GRAY8", "RGB", "RGBA", "BGRx", "NV12" };
+  static const guint radii[] = { 1, 2, 6 };
+  guint f, r;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++)
+    for (r = 0; r < G_N_ELEMENTS (radii); r++) {
+      GstVideoInfo info = test_info (formats[f], 321, 241);
+      TestFrame fr = test_frame_new (&info, CONTENT_RANDOM, FALSE, r);
+      GstBuffer *outs[2];
+      GstMapInfo a, b;
+      guint m;
+      for (m = 0; m < 2; m++) {
+        gchar *launch = g_strdup_printf ("clgaussian memory=%s radius=%u",
+            memory_kinds[m], radii[r]);
+        GstHarness *h = harness_for (launch, formats[f], 321, 241);
+        outs[m] = test_push_pull (h, &fr);
+        gst_harness_teardown (h);
+        g_free (launch);
+      }
+      gst_buffer_map (outs[0], &a, GST_MAP_READ);
+      gst_buffer_map (outs[1], &b, GST_MAP_READ);
+      fail_unless_equals_int (a.size, b.size);
+      fail_unless (memcmp (a.data, b.data, a.size) == 0,
+          "image and buffer differ for %s radius %u", formats[f], radii[r]);
+      gst_buffer_unmap (outs[0], &a);
+      gst_buffer_unmap (outs[1], &b);
+      gst_buffer_unref (outs[0]);
+      gst_buffer_unref (outs[1]);
+      gst_buffer_unref (fr.buffer);
+    }
+}
+
+GST_END_TEST;
+
+/* radius and sigma change between frames while playing. */
+GST_START_TEST (test_properties_mid_stream)
+{
+  static const struct
+  {
+    guint radius;
+    gdouble sigma;
+  } steps[] = { {0, 0}, {5, 0}, {0, 2.0}, {1, 0}, {12, 3.0}, {0, 0} };
+  const gchar *mem = memory_kinds[__i__];
+  gchar *launch = g_strdup_printf ("clgaussian memory=%s", mem);
+  GstHarness *h = harness_for (launch, "RGBx", 64, 40);
+  GstElement *e = gst_harness_find_element (h, "clgaussian");
+  guint s;
+
+  for (s = 0; s < G_N_ELEMENTS (steps); s++) {
+    RefKernel rk = ref_kernel (steps[s].radius, steps[s].sigma);
+    g_object_set (e, "radius", steps[s].radius, "sigma", steps[s].sigma,
+        NULL);
+    check_one (h, "RGBx", 64, 40, CONTENT_RANDOM, FALSE, ref_gaussian, &rk,
+        launch);
+  }
+  gst_object_unref (e);
+  gst_harness_teardown (h);
+  g_free (launch);
+}
+
+GST_END_TEST;
+
+/* Two instances in one pipeline: the composition of both references. */
+typedef struct
+{
+  RefKernel a, b;
+  guint8 *mid;
+  gint w, h, step, stride;
+} TwoPass;
+
+static guint8
+ref_two (const TestPlane * s, gint x, gint y, gint c, gpointer data)
+{
+  TwoPass *tp = data;
+  TestPlane m = { tp->mid, tp->stride, tp->w, tp->h, tp->step };
+  if (!tp->mid) {
+    gint yy, xx, cc;
+    tp->mid = g_malloc ((gsize) s->stride * s->height);
+    tp->stride = s->stride;
+    for (yy = 0; yy < s->height; yy++)
+      for (xx = 0; xx < s->width; xx++)
+        for (cc = 0; cc < s->step; cc++)
+          tp->mid[(gsize) yy * s->stride + xx * s->step + cc] =
+              ref_gaussian (s, xx, yy, cc, &tp->a);
+    m.data = tp->mid;
+    m.stride = tp->stride;
+  }
+  return ref_gaussian (&m, x, y, c, &tp->b);
+}
+
+GST_START_TEST (test_two_instances)
+{
+  TwoPass tp = { ref_kernel (1, 0), ref_kernel (3, 1.1), NULL, 57, 33, 3, 0 };
+  GstHarness *h = harness_for ("clgaussian ! clgaussian radius=3 sigma=1.1 "
+      "memory=image", "RGB", 57, 33);
+  check_one (h, "RGB", 57, 33, CONTENT_STRUCTURED, FALSE, ref_two, &tp,
+      "two instances");
+  g_free (tp.mid);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* device-name is set once started; profiling posts cl-profile messages. */
+GST_START_TEST (test_device_name_and_profiling)
+{
+  GstHarness *h = harness_for ("clgaussian profiling=true", "GRAY8", 64, 48);
+  GstBus *bus = gst_bus_new ();
+  GstVideoInfo info = test_info ("GRAY8", 64, 48);
+  GstMessage *msg;
+  gchar *name = NULL;
+  GstElement *e = gst_harness_find_element (h, "clgaussian");
+  guint i, frames = 0;
+  guint64 kernel_ns = 0;
+
+  gst_element_set_bus (h->element, bus);
+  g_object_get (e, "device-name", &name, NULL);
+  gst_object_unref (e);
+  fail_unless (name != NULL && *name != '\0');
+  g_free (name);
+  for (i = 0; i < 40; i++) {
+    TestFrame f = test_frame_new (&info, CONTENT_RANDOM, FALSE, i);
+    GST_BUFFER_PTS (f.buffer) = i * GST_SECOND / 10;
+    GST_BUFFER_DURATION (f.buffer) = GST_SECOND / 10;
+    gst_buffer_unref (test_push_pull (h, &f));
+    gst_buffer_unref (f.buffer);
+  }
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT))) {
+    const GstStructure *s = gst_message_get_structure (msg);
+    if (gst_structure_has_name (s, "cl-profile")) {
+      guint n;
+      guint64 k, u, d, ts, rt;
+      fail_unless (gst_structure_get (s, "frames", G_TYPE_UINT, &n,
+              "kernel-ns", G_TYPE_UINT64, &k, "upload-ns", G_TYPE_UINT64, &u,
+              "download-ns", G_TYPE_UINT64, &d, "timestamp", G_TYPE_UINT64,
+              &ts, "running-time", G_TYPE_UINT64, &rt, NULL));
+      frames += n;
+      kernel_ns += k;
+    }
+    gst_message_unref (msg);
+  }
+  /* 4 s of frames: three or four posts, each after a second of frames */
+  fail_unless (frames >= 30, "profiled %u frames", frames);
+  fail_unless (kernel_ns > 0);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A buffer too small for its caps is dropped with a warning. */
+GST_START_TEST (test_short_buffer_dropped)
+{
+  GstHarness *h = harness_for ("clgaussian", "RGB", 64, 48);
+  GstBus *bus = gst_bus_new ();
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, 64 * 48 * 3 - 1, NULL);
+  GstMessage *msg;
+
+  gst_element_set_bus (h->element, bus);
+  gst_buffer_memset (buf, 0, 0, gst_buffer_get_size (buf));
+  fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
+  fail_unless (msg != NULL);
+  gst_message_unref (msg);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+static Suite *
+clgaussian_suite (void)
+{
+  Suite *s = suite_create ("clgaussian");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 600);
+  suite_add_tcase (s, tc);
+  tcase_add_loop_test (tc, test_default_binomial_exact, 0,
+      G_N_ELEMENTS (all_formats) - 1);
+  tcase_add_loop_test (tc, test_padded_strides, 0,
+      G_N_ELEMENTS (all_formats) - 1);
+  tcase_add_loop_test (tc, test_radius_sigma, 0, 5);
+  tcase_add_test (tc, test_large_radius_hd);
+  tcase_add_loop_test (tc, test_tuning_and_paths, 0, 10);
+  tcase_add_test (tc, test_image_equals_buffer);
+  tcase_add_loop_test (tc, test_properties_mid_stream, 0, 2);
+  tcase_add_test (tc, test_two_instances);
+  tcase_add_test (tc, test_device_name_and_profiling);
+  tcase_add_test (tc, test_short_buffer_dropped);
+  return s;
+}
+
+TEST_MAIN (clgaussian);

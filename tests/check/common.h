@@ -1,0 +1,290 @@
+/* common.h: helpers shared by the clfilters gst-check tests.
+ *
+ * Frames are made here from GstVideoInfo layouts (optionally with padded
+ * strides and shifted planes described by a GstVideoMeta) and checked
+ * against plain C references written in the tests, never against the
+ * kernels' own output.
+ */
+#pragma once
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
+
+/* every format the filters accept */
+static const gchar *const all_formats[] = {
+  "GRAY8", "RGB", "BGR", "RGBA", "BGRA", "ARGB", "ABGR", "RGBx", "BGRx",
+  "xRGB", "xBGR", "I420", "YV12", "NV12", "NV21", "Y42B", "Y444", NULL
+};
+
+static const gchar *const memory_kinds[] = { "buffer", "image", NULL };
+
+/* Bytes per pixel of the filtered plane (plane 0) and the byte of each
+ * pixel that must pass through unchanged (alpha or padding), by format;
+ * written out here rather than derived from GStreamer's format tables. */
+static void
+test_format_pixel (const gchar * format, gint * step, gint * keep)
+{
+  static const struct
+  {
+    const gchar *name;
+    gint step, keep;
+  } table[] = {
+    {"GRAY8", 1, -1}, {"RGB", 3, -1}, {"BGR", 3, -1},
+    {"RGBA", 4, 3}, {"BGRA", 4, 3}, {"RGBx", 4, 3}, {"BGRx", 4, 3},
+    {"ARGB", 4, 0}, {"ABGR", 4, 0}, {"xRGB", 4, 0}, {"xBGR", 4, 0},
+  };
+  guint i;
+  *step = 1;                    /* YUV: the Y plane */
+  *keep = -1;
+  for (i = 0; i < G_N_ELEMENTS (table); i++)
+    if (g_str_equal (table[i].name, format)) {
+      *step = table[i].step;
+      *keep = table[i].keep;
+    }
+}
+
+/* a small deterministic generator, so failures reproduce */
+static guint32
+test_rand (guint32 * state)
+{
+  *state ^= *state << 13;
+  *state ^= *state >> 17;
+  *state ^= *state << 5;
+  return *state;
+}
+
+typedef enum
+{
+  CONTENT_RANDOM,
+  CONTENT_STRUCTURED,           /* gradients, a checkerboard and hard edges */
+} TestContent;
+
+typedef struct
+{
+  GstVideoInfo info;            /* the layout of the buffer's data */
+  GstBuffer *buffer;
+} TestFrame;
+
+/* Makes a frame of @caps_info's format and size. With @padded, rows get
+ * extra bytes (an odd number) and planes gaps between them, described by
+ * a GstVideoMeta. Padding bytes are filled with a marker. */
+static TestFrame
+test_frame_new (const GstVideoInfo * caps_info, TestContent content,
+    gboolean padded, guint32 seed)
+{
+  TestFrame f;
+  GstVideoFrame vf;
+  guint p, x, y;
+  guint32 state = seed * 2654435761u + 1;
+  gsize offset = 0;
+
+  f.info = *caps_info;
+  if (padded) {
+    for (p = 0; p < GST_VIDEO_INFO_N_PLANES (&f.info); p++) {
+      gint comp[GST_VIDEO_MAX_COMPONENTS];
+      guint rows;
+      gst_video_format_info_component (f.info.finfo, p, comp);
+      rows = GST_VIDEO_INFO_COMP_HEIGHT (&f.info, comp[0]);
+      offset += 13 + 16 * p;    /* a gap before each plane */
+      f.info.offset[p] = offset;
+      f.info.stride[p] += 37 + 8 * p;
+      offset += (gsize) f.info.stride[p] * rows;
+    }
+    f.info.size = offset + 7;
+  }
+  f.buffer = gst_buffer_new_allocate (NULL, f.info.size, NULL);
+  gst_buffer_memset (f.buffer, 0, 0xA5, f.info.size);
+  if (padded)
+    gst_buffer_add_video_meta_full (f.buffer, GST_VIDEO_FRAME_FLAG_NONE,
+        GST_VIDEO_INFO_FORMAT (&f.info), GST_VIDEO_INFO_WIDTH (&f.info),
+        GST_VIDEO_INFO_HEIGHT (&f.info), GST_VIDEO_INFO_N_PLANES (&f.info),
+        f.info.offset, f.info.stride);
+
+  fail_unless (gst_video_frame_map (&vf, &f.info, f.buffer, GST_MAP_WRITE));
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&vf); p++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    guint8 *d = GST_VIDEO_FRAME_PLANE_DATA (&vf, p);
+    gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, p);
+    guint w, h;
+    gst_video_format_info_component (f.info.finfo, p, comp);
+    w = GST_VIDEO_INFO_COMP_WIDTH (&f.info, comp[0]) *
+        GST_VIDEO_INFO_COMP_PSTRIDE (&f.info, comp[0]);
+    h = GST_VIDEO_INFO_COMP_HEIGHT (&f.info, comp[0]);
+    for (y = 0; y < h; y++)
+      for (x = 0; x < w; x++) {
+        guint8 v;
+        if (content == CONTENT_RANDOM) {
+          v = test_rand (&state) >> 24;
+        } else {
+          guint px = x / 3;
+          if (y < h / 3)
+            v = (px * 255) / MAX (w / 3, 1) + 7 * (x % 3);
+          else if (y < 2 * h / 3)
+            v = ((px / 4 + y / 4) & 1) ? 250 : 5;
+          else
+            v = px < w / 6 ? 0 : (px * 37 + y * 11) & 0xff;
+        }
+        d[(gsize) y * stride + x] = v;
+      }
+  }
+  gst_video_frame_unmap (&vf);
+  return f;
+}
+
+static GstVideoInfo
+test_info (const gchar * format, gint width, gint height)
+{
+  GstVideoInfo info;
+  gst_video_info_init (&info);
+  fail_unless (gst_video_info_set_format (&info,
+          gst_video_format_from_string (format), width, height));
+  return info;
+}
+
+static gchar *
+test_caps_string (const gchar * format, gint width, gint height)
+{
+  return g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
+      "framerate=30/1", format, width, height);
+}
+
+/* A plane of a mapped frame, for references. */
+typedef struct
+{
+  guint8 *data;
+  gint stride, width, height, step;
+} TestPlane;
+
+static TestPlane
+test_plane (GstVideoFrame * vf, guint plane)
+{
+  TestPlane t;
+  gint comp[GST_VIDEO_MAX_COMPONENTS];
+  gst_video_format_info_component (vf->info.finfo, plane, comp);
+  t.data = GST_VIDEO_FRAME_PLANE_DATA (vf, plane);
+  t.stride = GST_VIDEO_FRAME_PLANE_STRIDE (vf, plane);
+  t.width = GST_VIDEO_FRAME_COMP_WIDTH (vf, comp[0]);
+  t.height = GST_VIDEO_FRAME_COMP_HEIGHT (vf, comp[0]);
+  t.step = GST_VIDEO_FRAME_COMP_PSTRIDE (vf, comp[0]);
+  return t;
+}
+
+/* Reference filter of one sample: plane 0 of @src at (x, y, byte c). */
+typedef guint8 (*TestRefFunc) (const TestPlane * src, gint x, gint y, gint c,
+    gpointer data);
+
+/* Compares @out with @in filtered by @ref: plane 0 sample by sample, the
+ * kept byte of each pixel and every other plane unchanged. Returns the
+ * number of mismatches (and prints the first ones). */
+static guint
+test_compare (GstBuffer * inbuf, const GstVideoInfo * in_info,
+    GstBuffer * outbuf, const GstVideoInfo * out_info, const gchar * format,
+    TestRefFunc ref, gpointer data, gint tolerance, const gchar * what)
+{
+  GstVideoFrame in, out;
+  TestPlane s, d;
+  gint step, keep, x, y, c;
+  guint p, bad = 0;
+
+  test_format_pixel (format, &step, &keep);
+  fail_unless (gst_video_frame_map (&in, in_info, inbuf, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&out, out_info, outbuf, GST_MAP_READ));
+  s = test_plane (&in, 0);
+  d = test_plane (&out, 0);
+  fail_unless_equals_int (s.step, step);
+  for (y = 0; y < s.height; y++)
+    for (x = 0; x < s.width; x++)
+      for (c = 0; c < step; c++) {
+        gint want = c == keep ? s.data[(gsize) y * s.stride + x * step + c] :
+            ref (&s, x, y, c, data);
+        gint got = d.data[(gsize) y * d.stride + x * step + c];
+        if (ABS (want - got) > tolerance) {
+          if (bad < 5)
+            GST_ERROR ("%s: %s %dx%d at (%d,%d) byte %d: got %d, want %d",
+                what, format, s.width, s.height, x, y, c, got, want);
+          bad++;
+        }
+      }
+  for (p = 1; p < GST_VIDEO_FRAME_N_PLANES (&in); p++) {
+    TestPlane a = test_plane (&in, p), b = test_plane (&out, p);
+    for (y = 0; y < a.height; y++)
+      if (memcmp (a.data + (gsize) y * a.stride, b.data + (gsize) y *
+              b.stride, a.width * a.step) != 0) {
+        if (bad < 5)
+          GST_ERROR ("%s: %s plane %u row %d changed", what, format, p, y);
+        bad++;
+      }
+  }
+  gst_video_frame_unmap (&out);
+  gst_video_frame_unmap (&in);
+  return bad;
+}
+
+/* Pushes @f (a ref is taken) and pulls the output. */
+static GstBuffer *
+test_push_pull (GstHarness * h, TestFrame * f)
+{
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (f->buffer)),
+      GST_FLOW_OK);
+  return gst_harness_pull (h);
+}
+
+static inline gint
+clampi (gint v, gint lo, gint hi)
+{
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Whether an OpenCL device exists, asked in a child process: OpenCL must
+ * not be used in this process before check forks the tests (POCL hangs the
+ * children). Returns 77 (skip) when there is none, unless the environment
+ * says a device is required (CI), where it is a failure. */
+static gint
+test_require_opencl (void)
+{
+  gint status = 0;
+  pid_t pid = fork ();
+  if (pid == 0) {
+    cl_uint np = 0, nd = 0, i;
+    cl_platform_id ps[16];
+    if (clGetPlatformIDs (16, ps, &np) != CL_SUCCESS)
+      _exit (1);
+    for (i = 0; i < np && i < 16; i++) {
+      cl_uint n = 0;
+      if (clGetDeviceIDs (ps[i], CL_DEVICE_TYPE_ALL, 0, NULL, &n) ==
+          CL_SUCCESS)
+        nd += n;
+    }
+    _exit (nd > 0 ? 0 : 1);
+  }
+  if (pid < 0 || waitpid (pid, &status, 0) < 0)
+    return 1;
+  if (WIFEXITED (status) && WEXITSTATUS (status) == 0)
+    return 0;
+  if (g_getenv ("CLFILTERS_REQUIRE_DEVICE")) {
+    g_printerr ("No OpenCL device, and CLFILTERS_REQUIRE_DEVICE is set\n");
+    return 1;
+  }
+  g_printerr ("No OpenCL device: skipping\n");
+  return 77;
+}
+
+#define TEST_MAIN(name) \
+int \
+main (int argc, char **argv) \
+{ \
+  gint r = test_require_opencl (); \
+  if (r != 0) \
+    return r; \
+  gst_check_init (&argc, &argv); \
+  return gst_check_run_suite (name##_suite (), #name, __FILE__); \
+}
