@@ -27,7 +27,12 @@ typedef ushort16 __attribute__ ((aligned (2))) gst_cl_ushort16_u;
 #define STORE_US16_L(p, v) vstore16 ((v), 0, (p))
 #endif
 
-#define GST_CL_SAMPLER (CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST)
+/* Image reads: integer coordinates, nearest texel, clamped to the edge. A
+ * program-scope sampler: NVIDIA's compiler mishandles a sampler literal
+ * passed straight to read_imageui (every read returned texel 0,0). */
+__constant sampler_t gst_cl_sampler = CLK_NORMALIZED_COORDS_FALSE |
+    CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
+#define GST_CL_SAMPLER gst_cl_sampler
 
 /* The rectangle of a plane covered by this work-item. Returns 0 when the
  * work-item lies outside the plane (global sizes are rounded up). */

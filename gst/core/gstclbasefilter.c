@@ -424,7 +424,9 @@ account_profile (GstClBaseFilter * self, GstBuffer * buf, cl_event up,
         sizeof (end), &end, NULL);
     priv->prof_kernel += end > start ? end - start : 0;
   }
-  rt = gst_segment_to_running_time (&trans->segment, GST_FORMAT_TIME, pts);
+  rt = trans->segment.format == GST_FORMAT_TIME ?
+      gst_segment_to_running_time (&trans->segment, GST_FORMAT_TIME, pts) :
+      GST_CLOCK_TIME_NONE;
   if (!GST_CLOCK_TIME_IS_VALID (rt))
     return;
   if (!GST_CLOCK_TIME_IS_VALID (priv->prof_last_post))
@@ -550,8 +552,12 @@ static void
 gst_cl_base_filter_before_transform (GstBaseTransform * trans,
     GstBuffer * buffer)
 {
-  GstClockTime ts = gst_segment_to_stream_time (&trans->segment,
-      GST_FORMAT_TIME, GST_BUFFER_PTS (buffer));
+  GstClockTime ts;
+
+  if (trans->segment.format != GST_FORMAT_TIME)
+    return;
+  ts = gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
+      GST_BUFFER_PTS (buffer));
   if (GST_CLOCK_TIME_IS_VALID (ts))
     gst_object_sync_values (GST_OBJECT (trans), ts);
 }
