@@ -37,6 +37,33 @@ g3_column (const __global uchar * a, const __global uchar * b,
       convert_ushort16 (LOAD_UC16 (c));
 }
 
+/* scalar bytes [a, b) of a row: the borders, outside the hot loop */
+inline void
+g3_scalar (const __global uchar * a, const __global uchar * b,
+    const __global uchar * c, __global uchar * o, int x, int end, int step,
+    int alpha, int units)
+{
+  int comp = x % step;
+  for (; x < end; x++) {
+    o[x] = comp == alpha ? b[x] : g3_sample (a, b, c, x, step, units);
+    if (++comp == step)
+      comp = 0;
+  }
+}
+
+inline void
+g3_vector (const __global uchar * a, const __global uchar * b,
+    const __global uchar * c, __global uchar * o, int x, int step,
+    uchar16 amask)
+{
+  const ushort16 l = g3_column (a + x - step, b + x - step, c + x - step);
+  const ushort16 m = g3_column (a + x, b + x, c + x);
+  const ushort16 r = g3_column (a + x + step, b + x + step, c + x + step);
+  const uchar16 res = convert_uchar16 ((l + (m << (ushort16) (1)) + r +
+          (ushort16) (8)) >> (ushort16) (4));
+  STORE_UC16 (o + x, bitselect (res, LOAD_UC16 (b + x), amask));
+}
+
 __kernel void
 gaussian3_buffer (__global const uchar * src, int src_stride,
     __global uchar * dst, int dst_stride, int units, int height, int step,
@@ -46,7 +73,10 @@ gaussian3_buffer (__global const uchar * src, int src_stride,
   if (!gst_cl_work_rect (units, height, chunk, rows, &x0, &x1, &y0, &y1))
     return;
   const uchar16 amask = gst_cl_alpha_mask16 (alpha, step);
-  /* vectors of 16 start in [vlo, vhi]: all their neighbours are inside */
+  /* vectors of 16 starting in [vlo, vhi] have all their neighbours inside
+   * the row; the last one may overlap the one before (same values). vhi
+   * keeps the alpha lanes aligned: units and x1 are multiples of the pixel
+   * size whenever there is an alpha byte. */
   const int vlo = max (x0, step);
   const int vhi = min (x1, units - step) - 16;
 
@@ -57,20 +87,17 @@ gaussian3_buffer (__global const uchar * src, int src_stride,
     __global uchar *o = dst + (size_t) y * dst_stride;
     int x = x0;
 
-    for (; x < x1 && x < vlo; x++)
-      o[x] = (alpha >= 0 && x % step == alpha) ? b[x] :
-          g3_sample (a, b, c, x, step, units);
-    for (; x <= vhi; x += 16) {
-      const ushort16 l = g3_column (a + x - step, b + x - step, c + x - step);
-      const ushort16 m = g3_column (a + x, b + x, c + x);
-      const ushort16 r = g3_column (a + x + step, b + x + step, c + x + step);
-      const uchar16 res = convert_uchar16 ((l + (m << (ushort16) (1)) + r +
-              (ushort16) (8)) >> (ushort16) (4));
-      STORE_UC16 (o + x, bitselect (res, LOAD_UC16 (b + x), amask));
+    if (vhi < vlo) {            /* narrow: no room for a vector */
+      g3_scalar (a, b, c, o, x0, x1, step, alpha, units);
+      continue;
     }
-    for (; x < x1; x++)
-      o[x] = (alpha >= 0 && x % step == alpha) ? b[x] :
-          g3_sample (a, b, c, x, step, units);
+    if (x < vlo)
+      g3_scalar (a, b, c, o, x, vlo, step, alpha, units);
+    for (x = vlo; x < vhi; x += 16)
+      g3_vector (a, b, c, o, x, step, amask);
+    g3_vector (a, b, c, o, vhi, step, amask);
+    if (vhi + 16 < x1)
+      g3_scalar (a, b, c, o, vhi + 16, x1, step, alpha, units);
   }
 }
 
@@ -79,6 +106,34 @@ gaussian3_buffer (__global const uchar * src, int src_stride,
 /* work-item's columns (plus radius pixels each side, replicated at the    */
 /* borders) go to a __local row, then the horizontal pass reads it. Source */
 /* rows stay in cache, so each byte is read from memory once.              */
+
+/* vertical sums of 16 columns at x into t */
+inline void
+gf_vsum16 (const __global uchar * src, const int *off, int radius,
+    __constant ushort * wt, int x, __local ushort * t)
+{
+  ushort16 acc = convert_ushort16 (LOAD_UC16 (src + off[radius] + x)) *
+      (ushort16) (wt[0]);
+  for (int j = 1; j <= radius; j++)
+    acc += (convert_ushort16 (LOAD_UC16 (src + off[radius - j] + x)) +
+        convert_ushort16 (LOAD_UC16 (src + off[radius + j] + x))) *
+        (ushort16) (wt[j]);
+  STORE_US16_L (t, acc);
+}
+
+/* horizontal pass of 16 bytes at x from the vertical sums tc[] */
+inline void
+gf_hsum16 (const __local ushort * tc, const __global uchar * mid,
+    __global uchar * o, int radius, int step, __constant ushort * wt, int x,
+    uchar16 amask)
+{
+  uint16 acc = convert_uint16 (LOAD_US16_L (tc + x)) * (uint16) (wt[0]);
+  for (int i = 1; i <= radius; i++)
+    acc += (convert_uint16 (LOAD_US16_L (tc + x - i * step)) +
+        convert_uint16 (LOAD_US16_L (tc + x + i * step))) * (uint16) (wt[i]);
+  const uchar16 res = convert_uchar16 ((acc + (uint16) (32768)) >> (uint16) (16));
+  STORE_UC16 (o + x, bitselect (res, LOAD_UC16 (mid + x), amask));
+}
 
 __kernel void
 gaussian_buffer_fused (__global const uchar * src, int src_stride,
@@ -96,28 +151,30 @@ gaussian_buffer_fused (__global const uchar * src, int src_stride,
   const int c_lo = max (t0, 0);
   const int c_hi = min (x1 + pad, units);
   const uchar16 amask = gst_cl_alpha_mask16 (alpha, step);
+  const __local ushort *tc = t + pad - x0;      /* tc[x]: column x */
   int off[129];
 
   for (int y = y0; y < y1; y++) {
+    const __global uchar *mid = src + (size_t) y * src_stride;
+    __global uchar *o = dst + (size_t) y * dst_stride;
+    int x;
+
     for (int j = -radius; j <= radius; j++)
       off[j + radius] = clamp (y + j, 0, height - 1) * src_stride;
-    const __global uchar *mid = src + (size_t) y * src_stride;
 
-    /* vertical pass over the columns inside the plane */
-    int x = c_lo;
-    for (; x + 16 <= c_hi; x += 16) {
-      ushort16 acc = convert_ushort16 (LOAD_UC16 (mid + x)) * (ushort16) (wt[0]);
-      for (int j = 1; j <= radius; j++)
-        acc += (convert_ushort16 (LOAD_UC16 (src + off[radius - j] + x)) +
-            convert_ushort16 (LOAD_UC16 (src + off[radius + j] + x))) *
-            (ushort16) (wt[j]);
-      STORE_US16_L (t + (x - t0), acc);
-    }
-    for (; x < c_hi; x++) {
-      uint acc = mid[x] * wt[0];
-      for (int j = 1; j <= radius; j++)
-        acc += (src[off[radius - j] + x] + src[off[radius + j] + x]) * wt[j];
-      t[x - t0] = (ushort) acc;
+    /* vertical pass over the columns inside the plane; the last vector may
+     * overlap the one before */
+    if (c_hi - c_lo >= 16) {
+      for (x = c_lo; x < c_hi - 16; x += 16)
+        gf_vsum16 (src, off, radius, wt, x, t + (x - t0));
+      gf_vsum16 (src, off, radius, wt, c_hi - 16, t + (c_hi - 16 - t0));
+    } else {
+      for (x = c_lo; x < c_hi; x++) {
+        uint acc = mid[x] * wt[0];
+        for (int j = 1; j <= radius; j++)
+          acc += (src[off[radius - j] + x] + src[off[radius + j] + x]) * wt[j];
+        t[x - t0] = (ushort) acc;
+      }
     }
     /* replicate the edge pixels' sums into the columns outside the plane */
     for (x = t0; x < 0; x++)
@@ -126,26 +183,21 @@ gaussian_buffer_fused (__global const uchar * src, int src_stride,
       t[x - t0] = t[units - step + x % step - t0];
 
     /* horizontal pass */
-    __global uchar *o = dst + (size_t) y * dst_stride;
-    const __local ushort *tc = t + pad - x0;    /* tc[x]: column x */
-    x = x0;
-    for (; x + 16 <= x1; x += 16) {
-      uint16 acc = convert_uint16 (LOAD_US16_L (tc + x)) * (uint16) (wt[0]);
-      for (int i = 1; i <= radius; i++)
-        acc += (convert_uint16 (LOAD_US16_L (tc + x - i * step)) +
-            convert_uint16 (LOAD_US16_L (tc + x + i * step))) * (uint16) (wt[i]);
-      const uchar16 res = convert_uchar16 ((acc + (uint16) (32768)) >> (uint16) (16));
-      STORE_UC16 (o + x, bitselect (res, LOAD_UC16 (mid + x), amask));
-    }
-    for (; x < x1; x++) {
-      if (alpha >= 0 && x % step == alpha) {
-        o[x] = mid[x];
-        continue;
+    if (x1 - x0 >= 16) {
+      for (x = x0; x < x1 - 16; x += 16)
+        gf_hsum16 (tc, mid, o, radius, step, wt, x, amask);
+      gf_hsum16 (tc, mid, o, radius, step, wt, x1 - 16, amask);
+    } else {
+      for (x = x0; x < x1; x++) {
+        if (x % step == alpha) {
+          o[x] = mid[x];
+          continue;
+        }
+        uint acc = tc[x] * wt[0];
+        for (int i = 1; i <= radius; i++)
+          acc += (tc[x - i * step] + tc[x + i * step]) * wt[i];
+        o[x] = (uchar) ((acc + 32768) >> 16);
       }
-      uint acc = tc[x] * wt[0];
-      for (int i = 1; i <= radius; i++)
-        acc += (tc[x - i * step] + tc[x + i * step]) * wt[i];
-      o[x] = (uchar) ((acc + 32768) >> 16);
     }
   }
 }
