@@ -350,8 +350,8 @@ gst_cl_base_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
 
   if (!gst_cl_plane_store_configure (&priv->in_store, priv->device, in_info,
           0, priv->image, FALSE, &err)
-      || !gst_cl_plane_store_configure (&priv->out_store, priv->device,
-          out_info, 0, priv->image, TRUE, &err)
+      || (!klass->analyze && !gst_cl_plane_store_configure (&priv->out_store,
+              priv->device, out_info, 0, priv->image, TRUE, &err))
       || (klass->configure && !klass->configure (self, in_info,
               &priv->in_store.desc, &err)))
     goto failed;
@@ -435,13 +435,26 @@ account_profile (GstClBaseFilter * self, GstBuffer * buf, cl_event up,
     post_profile (self, pts, rt);
 }
 
+static void
+release_events (cl_event * up, cl_event * kev, guint n_kev, cl_event * down)
+{
+  guint i;
+  if (*up)
+    clReleaseEvent (*up);
+  if (*down)
+    clReleaseEvent (*down);
+  for (i = 0; i < n_kev; i++)
+    clReleaseEvent (kev[i]);
+  *up = *down = NULL;
+}
+
 static GstFlowReturn
 filter_frame (GstClBaseFilter * self, GstVideoFrame * in, GstVideoFrame * out)
 {
   GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (self);
   GstClBaseFilterPrivate *priv = PRIV (self);
   cl_event up = NULL, down = NULL, kev[GST_CL_MAX_KERNEL_EVENTS];
-  guint n_kev = 0, p, i;
+  guint n_kev = 0, p;
   gboolean profiling;
   GstClPlane src, dst;
   GError *err = NULL;
@@ -468,12 +481,7 @@ filter_frame (GstClBaseFilter * self, GstVideoFrame * in, GstVideoFrame * out)
 
   if (profiling)
     account_profile (self, in->buffer, up, kev, n_kev, down);
-  if (up)
-    clReleaseEvent (up);
-  if (down)
-    clReleaseEvent (down);
-  for (i = 0; i < n_kev; i++)
-    clReleaseEvent (kev[i]);
+  release_events (&up, kev, n_kev, &down);
   return GST_FLOW_OK;
 
 failed:
@@ -482,18 +490,91 @@ failed:
     clFinish (priv->queue);
     gst_cl_plane_store_end_frame (&priv->in_store);
     gst_cl_plane_store_end_frame (&priv->out_store);
-    if (up)
-      clReleaseEvent (up);
-    if (down)
-      clReleaseEvent (down);
-    for (i = 0; i < n_kev; i++)
-      clReleaseEvent (kev[i]);
+    release_events (&up, kev, n_kev, &down);
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
         ("OpenCL processing failed on device \"%s\".", priv->device->name),
         ("%s", err->message));
     g_clear_error (&err);
     return GST_FLOW_ERROR;
   }
+}
+
+static GstFlowReturn
+analyze_frame (GstClBaseFilter * self, GstVideoFrame * frame)
+{
+  GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (self);
+  GstClBaseFilterPrivate *priv = PRIV (self);
+  cl_event up = NULL, down = NULL, kev[GST_CL_MAX_KERNEL_EVENTS];
+  guint n_kev = 0;
+  gboolean profiling;
+  GstClPlane src;
+  GError *err = NULL;
+
+  GST_OBJECT_LOCK (self);
+  profiling = priv->profiling;
+  priv->frame_tuning = priv->tuning;
+  GST_OBJECT_UNLOCK (self);
+
+  if (!gst_cl_plane_store_upload (&priv->in_store, priv->queue, frame, 0,
+          &src, profiling ? &up : NULL, &err)
+      || !klass->analyze (self, &src, frame, profiling ? kev : NULL, &n_kev,
+          &err)) {
+    clFinish (priv->queue);
+    gst_cl_plane_store_end_frame (&priv->in_store);
+    release_events (&up, kev, n_kev, &down);
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("OpenCL processing failed on device \"%s\".", priv->device->name),
+        ("%s", err->message));
+    g_clear_error (&err);
+    return GST_FLOW_ERROR;
+  }
+  gst_cl_plane_store_end_frame (&priv->in_store);
+  if (profiling)
+    account_profile (self, frame->buffer, up, kev, n_kev, down);
+  release_events (&up, kev, n_kev, &down);
+  return GST_FLOW_OK;
+}
+
+static GstFlowReturn
+gst_cl_base_filter_transform_frame_ip (GstVideoFilter * filter,
+    GstVideoFrame * frame)
+{
+  return analyze_frame (GST_CL_BASE_FILTER (filter), frame);
+}
+
+/* In place (analyzers, in passthrough): an invalid buffer is dropped with a
+ * warning, as in transform(). */
+static GstFlowReturn
+gst_cl_base_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
+{
+  GstVideoFilter *filter = GST_VIDEO_FILTER (trans);
+  GstVideoFrame frame;
+  GstFlowReturn ret;
+  gchar *reason = NULL;
+
+  if (G_UNLIKELY (!filter->negotiated)) {
+    GST_ELEMENT_ERROR (trans, CORE, NEGOTIATION, (NULL),
+        ("received a buffer before caps"));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  if (!gst_cl_layout_check (&filter->in_info, gst_buffer_get_video_meta (buf),
+          gst_buffer_get_size (buf), &reason))
+    goto invalid;
+  if (!gst_video_frame_map (&frame, &filter->in_info, buf,
+          GST_MAP_READ | GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
+    reason = g_strdup ("the buffer could not be mapped as a video frame");
+    goto invalid;
+  }
+  ret = gst_cl_base_filter_transform_frame_ip (filter, &frame);
+  gst_video_frame_unmap (&frame);
+  return ret;
+
+invalid:
+  GST_ELEMENT_WARNING (trans, STREAM, FORMAT,
+      ("Dropping a buffer that does not hold a whole frame of the "
+          "negotiated format."), ("%s", reason));
+  g_free (reason);
+  return GST_BASE_TRANSFORM_FLOW_DROPPED;
 }
 
 static GstFlowReturn
@@ -730,6 +811,9 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
   vfilter_class->set_info = GST_DEBUG_FUNCPTR (gst_cl_base_filter_set_info);
   vfilter_class->transform_frame =
       GST_DEBUG_FUNCPTR (gst_cl_base_filter_transform_frame);
+  trans_class->transform_ip = GST_DEBUG_FUNCPTR (gst_cl_base_filter_transform_ip);
+  vfilter_class->transform_frame_ip =
+      GST_DEBUG_FUNCPTR (gst_cl_base_filter_transform_frame_ip);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CL_BASE_FILTER, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CL_MEMORY_KIND, 0);

@@ -71,6 +71,11 @@ typedef struct
  * @process: enqueue the kernels that filter @src into @dst, appending
  *   their events to @events (at most GST_CL_MAX_KERNEL_EVENTS)
  * @auto_memory: the memory kind `memory=auto` chooses on @device
+ * @analyze: for analyzers (elements that never change the frame): enqueue
+ *   the kernels that read @src, wait for their results and use them;
+ *   @frame is the mapped input, for timestamps. An element that sets
+ *   @analyze instead of @process runs in passthrough: the buffer goes
+ *   downstream untouched and uncopied.
  *
  * An element sets the program and overrides @setup and @process; the base
  * class does the rest: device selection, program build, frame transfers for
@@ -94,6 +99,9 @@ struct _GstClBaseFilterClass
       GError ** error);
     GstClMemoryKind (*auto_memory) (GstClBaseFilter * self,
       GstClDevice * device);
+    gboolean (*analyze) (GstClBaseFilter * self, const GstClPlane * src,
+      GstVideoFrame * frame, cl_event * events, guint * n_events,
+      GError ** error);
 
   gpointer _gst_reserved[GST_PADDING];
 };
