@@ -9,12 +9,16 @@
 #endif
 
 #include "elements/gstclgaussian.h"
+#include "elements/gstcllaplace.h"
+#include "elements/gstclhistogram.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
 {
   gboolean ok = FALSE;
   ok |= GST_ELEMENT_REGISTER (clgaussian, plugin);
+  ok |= GST_ELEMENT_REGISTER (cllaplace, plugin);
+  ok |= GST_ELEMENT_REGISTER (clhistogram, plugin);
   return ok;
 }
 

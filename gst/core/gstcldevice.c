@@ -286,6 +286,12 @@ device_new (Candidate * c, GError ** error)
       &self->local_mem_size, NULL);
   clGetDeviceInfo (c->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof (gsize),
       &self->max_work_group_size, NULL);
+  {
+    cl_uint cu = 1;
+    clGetDeviceInfo (c->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof (cu), &cu,
+        NULL);
+    self->compute_units = MAX (cu, 1);
+  }
   if (!self->image_support)
     self->image2d_max_width = self->image2d_max_height = 0;
   GST_INFO_OBJECT (self, "opened %u.%u \"%s\" (%s, %s), driver %s, "

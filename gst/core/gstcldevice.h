@@ -35,6 +35,7 @@ struct _GstClDevice
   gsize image2d_max_width, image2d_max_height;
   cl_ulong local_mem_size;
   gsize max_work_group_size;
+  guint compute_units;           /* CL_DEVICE_MAX_COMPUTE_UNITS */
 
   /*< private >*/
   GMutex lock;

@@ -1,0 +1,719 @@
+/**
+ * SECTION:element-clhistogram
+ * @title: clhistogram
+ * @see_also: level, videoanalyse, clgaussian
+ *
+ * Computes, on an OpenCL device, the histograms of the luma and/or colour
+ * channels of video frames and the statistics a tone mapper or an
+ * auto-exposure loop needs, and posts them on the bus as element messages
+ * named `clhistogram`. Frames pass through unmodified and uncopied.
+ *
+ * The message has these fields, in this order:
+ *
+ * * `timestamp`, `stream-time`, `running-time`, `duration` (guint64): the
+ *   start of the interval the message covers and its duration, as `level`
+ * * `frames` (guint): frames accumulated
+ * * `pixels` (guint64): samples counted per channel
+ * * `bins` (guint): the value of the `bins` property
+ * * `channels` (GstValueArray of strings): from `luma`, `red`, `green`,
+ *   `blue`
+ * * `histogram` (GstValueArray, one per channel, of GstValueArray of
+ *   guint64): bin i counts the 8-bit levels v with floor (v * bins / 256) = i
+ * * `min`, `max`, `median`, `low`, `high` (GstValueArray of guint): 8-bit
+ *   levels, exact whatever `bins` is; `median`, `low` and `high` are the
+ *   smallest level whose cumulative count reaches 50 %, `low-percentile` %
+ *   and `high-percentile` % of `pixels`
+ * * `mean`, `variance` (GstValueArray of gdouble), in 8-bit levels
+ * * `log-average` (GstValueArray of gdouble): exp (mean (ln (0.001 + v/255)))
+ *
+ * Luma of RGB formats is (4899 R + 9617 G + 1868 B + 8192) >> 14 (OpenCV's
+ * RGB2GRAY); of YUV formats the Y plane; of GRAY8 the value itself.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 -m videotestsrc num-buffers=3 ! clhistogram bins=8 ! fakesink
+ * ]| Prints one message per frame with 8-bin luma histograms.
+ * |[
+ * gst-launch-1.0 -m v4l2src ! videoconvert ! video/x-raw,format=RGBx ! \
+ *     clhistogram channels=all interval=1000000000 ! fakesink
+ * ]| Luma and colour histograms of every second of a camera.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstclhistogram.h"
+#include "gstclkernels.h"
+
+#include <math.h>
+#include <string.h>
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_histogram_debug);
+#define GST_CAT_DEFAULT gst_cl_histogram_debug
+
+enum
+{
+  PROP_0,
+  PROP_BINS,
+  PROP_CHANNELS,
+  PROP_INTERVAL,
+  PROP_POST_MESSAGES,
+  PROP_LOW_PERCENTILE,
+  PROP_HIGH_PERCENTILE,
+};
+
+#define DEFAULT_BINS 256
+#define DEFAULT_CHANNELS GST_CL_HISTOGRAM_CHANNELS_LUMA
+#define DEFAULT_INTERVAL 0
+#define DEFAULT_POST_MESSAGES TRUE
+#define DEFAULT_LOW_PERCENTILE 1.0
+#define DEFAULT_HIGH_PERCENTILE 99.0
+
+#define FORMATS "{ GRAY8, RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, " \
+  "xRGB, xBGR, I420, YV12, NV12, NV21, Y42B, Y444 }"
+
+#define N_SLOTS 4               /* luma, red, green, blue */
+static const gchar *const slot_names[N_SLOTS] = { "luma", "red", "green",
+  "blue"
+};
+
+struct _GstClHistogram
+{
+  GstClBaseFilter parent;
+
+  /* properties, under the object lock */
+  guint bins;
+  GstClHistogramChannels channels;
+  guint64 interval;
+  gboolean post_messages;
+  gdouble low_percentile, high_percentile;
+
+  /* caps, streaming thread */
+  gboolean has_rgb;
+  gint r_off, g_off, b_off;
+  gint fps_n, fps_d;
+  guint warned_want;            /* a want mask already warned about */
+
+  /* accumulation, streaming thread */
+  guint want;                   /* slots of the interval being accumulated */
+  guint64 counts[N_SLOTS][256];
+  guint frames;
+  guint64 pixels;
+  GstClockTime start, start_stream, start_running, end;
+
+  /* device */
+  cl_kernel k_strips, k_tiles, k_image;
+  cl_mem partials;
+  gsize partials_size;
+  guint32 *host_partials;
+};
+
+G_DEFINE_TYPE_WITH_CODE (GstClHistogram, gst_cl_histogram,
+    GST_TYPE_CL_BASE_FILTER,
+    GST_DEBUG_CATEGORY_INIT (gst_cl_histogram_debug, "clhistogram", 0,
+        "OpenCL histograms"));
+GST_ELEMENT_REGISTER_DEFINE (clhistogram, "clhistogram", GST_RANK_NONE,
+    GST_TYPE_CL_HISTOGRAM);
+
+static GType
+gst_cl_histogram_channels_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CL_HISTOGRAM_CHANNELS_LUMA, "Luma", "luma"},
+    {GST_CL_HISTOGRAM_CHANNELS_RGB, "Red, green and blue", "rgb"},
+    {GST_CL_HISTOGRAM_CHANNELS_ALL, "Luma, red, green and blue", "all"},
+    {0, NULL, NULL}
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstClHistogramChannels", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Statistics and the message                                               */
+
+static void
+reset_interval (GstClHistogram * self)
+{
+  memset (self->counts, 0, sizeof (self->counts));
+  self->frames = 0;
+  self->pixels = 0;
+  self->start = self->start_stream = self->start_running = self->end =
+      GST_CLOCK_TIME_NONE;
+}
+
+/* smallest level whose cumulative count reaches percent % of n */
+static guint
+percentile_level (const guint64 * c, guint64 n, gdouble percent)
+{
+  guint64 cum = 0;
+  guint v;
+  for (v = 0; v < 256; v++) {
+    cum += c[v];
+    if ((gdouble) cum * 100.0 >= percent * (gdouble) n)
+      return v;
+  }
+  return 255;
+}
+
+static void
+append_uint (GValue * array, guint v)
+{
+  GValue val = G_VALUE_INIT;
+  g_value_init (&val, G_TYPE_UINT);
+  g_value_set_uint (&val, v);
+  gst_value_array_append_and_take_value (array, &val);
+}
+
+static void
+append_double (GValue * array, gdouble v)
+{
+  GValue val = G_VALUE_INIT;
+  g_value_init (&val, G_TYPE_DOUBLE);
+  g_value_set_double (&val, v);
+  gst_value_array_append_and_take_value (array, &val);
+}
+
+static GstMessage *
+build_message (GstClHistogram * self, guint bins, gdouble low, gdouble high)
+{
+  GValue names = G_VALUE_INIT, hists = G_VALUE_INIT;
+  GValue vmin = G_VALUE_INIT, vmax = G_VALUE_INIT, vmed = G_VALUE_INIT;
+  GValue vlow = G_VALUE_INIT, vhigh = G_VALUE_INIT, vmean = G_VALUE_INIT;
+  GValue vvar = G_VALUE_INIT, vlog = G_VALUE_INIT;
+  GValue *arrays[] = { &names, &hists, &vmin, &vmax, &vmed, &vlow, &vhigh,
+    &vmean, &vvar, &vlog
+  };
+  GstClockTime duration = GST_CLOCK_TIME_NONE;
+  GstStructure *s;
+  guint slot, i;
+
+  for (i = 0; i < G_N_ELEMENTS (arrays); i++)
+    g_value_init (arrays[i], GST_TYPE_ARRAY);
+
+  for (slot = 0; slot < N_SLOTS; slot++) {
+    const guint64 *c = self->counts[slot];
+    GValue name = G_VALUE_INIT, hist = G_VALUE_INIT;
+    guint64 n = self->pixels;
+    gdouble sum = 0, sq = 0, logsum = 0, mean = 0, var = 0, logavg = 0;
+    guint v, vmin_l = 0, vmax_l = 0;
+
+    if (!(self->want & (1u << slot)))
+      continue;
+    g_value_init (&name, G_TYPE_STRING);
+    g_value_set_static_string (&name, slot_names[slot]);
+    gst_value_array_append_and_take_value (&names, &name);
+
+    g_value_init (&hist, GST_TYPE_ARRAY);
+    for (i = 0; i < bins; i++) {
+      GValue cnt = G_VALUE_INIT;
+      guint64 total = 0;
+      /* levels v with floor (v * bins / 256) == i */
+      for (v = (i * 256 + bins - 1) / bins; v < 256 && v * bins / 256 == i;
+          v++)
+        total += c[v];
+      g_value_init (&cnt, G_TYPE_UINT64);
+      g_value_set_uint64 (&cnt, total);
+      gst_value_array_append_and_take_value (&hist, &cnt);
+    }
+    gst_value_array_append_and_take_value (&hists, &hist);
+
+    for (v = 0; v < 256; v++) {
+      if (!c[v])
+        continue;
+      vmax_l = v;
+      sum += (gdouble) c[v] * v;
+      logsum += (gdouble) c[v] * log (0.001 + v / 255.0);
+    }
+    for (v = 0; v < 256 && !c[v]; v++);
+    vmin_l = v < 256 ? v : 0;
+    if (n > 0) {
+      mean = sum / n;
+      for (v = 0; v < 256; v++)
+        if (c[v])
+          sq += (gdouble) c[v] * (v - mean) * (v - mean);
+      var = sq / n;
+      logavg = exp (logsum / n);
+    }
+    append_uint (&vmin, vmin_l);
+    append_uint (&vmax, vmax_l);
+    append_uint (&vmed, percentile_level (c, n, 50.0));
+    append_uint (&vlow, percentile_level (c, n, low));
+    append_uint (&vhigh, percentile_level (c, n, high));
+    append_double (&vmean, mean);
+    append_double (&vvar, var);
+    append_double (&vlog, logavg);
+  }
+
+  if (GST_CLOCK_TIME_IS_VALID (self->start) &&
+      GST_CLOCK_TIME_IS_VALID (self->end) && self->end >= self->start)
+    duration = self->end - self->start;
+
+  s = gst_structure_new ("clhistogram",
+      "timestamp", G_TYPE_UINT64, (guint64) self->start,
+      "stream-time", G_TYPE_UINT64, (guint64) self->start_stream,
+      "running-time", G_TYPE_UINT64, (guint64) self->start_running,
+      "duration", G_TYPE_UINT64, (guint64) duration,
+      "frames", G_TYPE_UINT, self->frames,
+      "pixels", G_TYPE_UINT64, self->pixels,
+      "bins", G_TYPE_UINT, bins, NULL);
+  gst_structure_take_value (s, "channels", &names);
+  gst_structure_take_value (s, "histogram", &hists);
+  gst_structure_take_value (s, "min", &vmin);
+  gst_structure_take_value (s, "max", &vmax);
+  gst_structure_take_value (s, "median", &vmed);
+  gst_structure_take_value (s, "low", &vlow);
+  gst_structure_take_value (s, "high", &vhigh);
+  gst_structure_take_value (s, "mean", &vmean);
+  gst_structure_take_value (s, "variance", &vvar);
+  gst_structure_take_value (s, "log-average", &vlog);
+  return gst_message_new_element (GST_OBJECT (self), s);
+}
+
+/* Posts the accumulated interval (outside the object lock) and resets. */
+static void
+post_interval (GstClHistogram * self)
+{
+  GstMessage *msg;
+  gdouble low, high;
+  guint bins;
+  gboolean post;
+
+  if (self->frames == 0)
+    return;
+  GST_OBJECT_LOCK (self);
+  bins = self->bins;
+  low = self->low_percentile;
+  high = self->high_percentile;
+  post = self->post_messages;
+  GST_OBJECT_UNLOCK (self);
+  if (post) {
+    msg = build_message (self, bins, low, high);
+    gst_element_post_message (GST_ELEMENT (self), msg);
+  }
+  reset_interval (self);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Device                                                                   */
+
+static cl_kernel
+make_kernel (cl_program program, const gchar * name, GError ** error)
+{
+  cl_int st;
+  cl_kernel k = clCreateKernel (program, name, &st);
+  if (st != CL_SUCCESS) {
+    gchar *what = g_strdup_printf ("clCreateKernel (%s)", name);
+    gst_cl_fail (error, st, what);
+    g_free (what);
+    return NULL;
+  }
+  return k;
+}
+
+static gboolean
+gst_cl_histogram_setup (GstClBaseFilter * base, cl_program program,
+    GError ** error)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (base);
+  GstClDevice *device = gst_cl_base_filter_get_device (base);
+
+  if (!(self->k_strips = make_kernel (program, "histogram_strips", error))
+      || !(self->k_tiles = make_kernel (program, "histogram_tiles", error)))
+    return FALSE;
+  if (device->image_support &&
+      !(self->k_image = make_kernel (program, "histogram_image", error)))
+    return FALSE;
+  reset_interval (self);
+  return TRUE;
+}
+
+static void
+gst_cl_histogram_cleanup (GstClBaseFilter * base)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (base);
+
+  if (self->k_strips)
+    clReleaseKernel (self->k_strips);
+  if (self->k_tiles)
+    clReleaseKernel (self->k_tiles);
+  if (self->k_image)
+    clReleaseKernel (self->k_image);
+  self->k_strips = self->k_tiles = self->k_image = NULL;
+  if (self->partials)
+    clReleaseMemObject (self->partials);
+  self->partials = NULL;
+  self->partials_size = 0;
+  g_clear_pointer (&self->host_partials, g_free);
+}
+
+static gboolean
+gst_cl_histogram_configure (GstClBaseFilter * base, const GstVideoInfo * info,
+    const GstClPlane * plane, GError ** error)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (base);
+
+  self->has_rgb = GST_VIDEO_INFO_IS_RGB (info);
+  self->r_off = self->has_rgb ? GST_VIDEO_INFO_COMP_POFFSET (info,
+      GST_VIDEO_COMP_R) : 0;
+  self->g_off = self->has_rgb ? GST_VIDEO_INFO_COMP_POFFSET (info,
+      GST_VIDEO_COMP_G) : 0;
+  self->b_off = self->has_rgb ? GST_VIDEO_INFO_COMP_POFFSET (info,
+      GST_VIDEO_COMP_B) : 0;
+  self->fps_n = GST_VIDEO_INFO_FPS_N (info);
+  self->fps_d = GST_VIDEO_INFO_FPS_D (info);
+  /* new caps: what was accumulated is posted first */
+  post_interval (self);
+  return TRUE;
+}
+
+static gboolean
+ensure_partials (GstClHistogram * self, guint n_units, GError ** error)
+{
+  GstClDevice *device = gst_cl_base_filter_get_device (GST_CL_BASE_FILTER
+      (self));
+  gsize size = (gsize) N_SLOTS * n_units * 256 * sizeof (guint32);
+  cl_int st;
+
+  if (self->partials && self->partials_size >= size)
+    return TRUE;
+  if (self->partials)
+    clReleaseMemObject (self->partials);
+  self->partials = clCreateBuffer (device->context, CL_MEM_READ_WRITE, size,
+      NULL, &st);
+  if (st != CL_SUCCESS) {
+    self->partials = NULL;
+    return gst_cl_fail (error, st, "clCreateBuffer (partial histograms)");
+  }
+  self->partials_size = size;
+  g_free (self->host_partials);
+  self->host_partials = g_malloc (size);
+  return TRUE;
+}
+
+/* the channels to count for this frame: what was asked and the format has */
+static guint
+wanted_slots (GstClHistogram * self, GstClHistogramChannels channels)
+{
+  guint asked = channels == GST_CL_HISTOGRAM_CHANNELS_LUMA ? 0x1 :
+      channels == GST_CL_HISTOGRAM_CHANNELS_RGB ? 0xe : 0xf;
+  guint have = self->has_rgb ? 0xf : 0x1;
+
+  if ((asked & have) != asked && self->warned_want != asked) {
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT,
+        ("The input format carries no colour channels: %s.",
+            (asked & have) ? "counting luma only" : "no channel to count"),
+        ("channels=%s on %s input", channels == GST_CL_HISTOGRAM_CHANNELS_RGB ?
+            "rgb" : "all", self->has_rgb ? "RGB" : "luma-only"));
+    self->warned_want = asked;
+  }
+  return asked & have;
+}
+
+static gboolean
+count_frame (GstClHistogram * self, const GstClPlane * src, guint want,
+    cl_event * events, guint * n_events, GError ** error)
+{
+  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
+  GstClDevice *device = gst_cl_base_filter_get_device (base);
+  cl_command_queue queue = gst_cl_base_filter_get_queue (base);
+  cl_int iwant = want, n_units, st;
+  guint slot, unit, v;
+  GstClLaunch l;
+
+  if (!src->is_image && gst_cl_base_filter_uses_strips (base)) {
+    gst_cl_base_filter_launch_shape (base, src, FALSE, &l);
+    /* whole pixels per work-item */
+    if (l.chunk % src->step)
+      l.chunk += src->step - l.chunk % src->step;
+    n_units = l.global[0] * l.global[1];
+    if (!ensure_partials (self, n_units, error)
+        || !gst_cl_set_args (self->k_strips, error, GST_CL_ARG (src->mem),
+            GST_CL_ARG (src->stride), GST_CL_ARG (src->units),
+            GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+            GST_CL_ARG (self->r_off), GST_CL_ARG (self->g_off),
+            GST_CL_ARG (self->b_off), GST_CL_ARG (iwant),
+            GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
+            GST_CL_ARG (self->partials), GST_CL_ARG (n_units),
+            GST_CL_ARGS_END)
+        || !gst_cl_base_filter_enqueue (base, self->k_strips, &l, events,
+            n_events, error))
+      return FALSE;
+  } else {
+    /* work-groups striding over the frame, a few per compute unit */
+    gsize pixels = (gsize) src->width * src->height, group, groups;
+    gsize local_bytes = 4 * 1024 * sizeof (guint32);
+    cl_kernel k = src->is_image ? self->k_image : self->k_tiles;
+
+    gst_cl_base_filter_launch_shape (base, src, FALSE, &l);
+    group = l.local[0];
+    groups = MAX (1, MIN (4 * device->compute_units,
+            (pixels + group - 1) / group));
+    n_units = groups;
+    l.global[0] = groups * group;
+    l.global[1] = 1;
+    l.local[1] = 1;
+    if (!ensure_partials (self, n_units, error))
+      return FALSE;
+    if (src->is_image) {
+      cl_int layout = src->step == 3 ? 3 : self->has_rgb ? 4 : 0;
+      if (!gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
+              GST_CL_ARG (src->width), GST_CL_ARG (src->height),
+              GST_CL_ARG (layout), GST_CL_ARG (self->r_off),
+              GST_CL_ARG (self->g_off), GST_CL_ARG (self->b_off),
+              GST_CL_ARG (iwant), GST_CL_ARG (self->partials),
+              GST_CL_ARG (n_units), GST_CL_ARG_LOCAL (local_bytes),
+              GST_CL_ARGS_END))
+        return FALSE;
+    } else if (!gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
+            GST_CL_ARG (src->stride), GST_CL_ARG (src->units),
+            GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+            GST_CL_ARG (self->r_off), GST_CL_ARG (self->g_off),
+            GST_CL_ARG (self->b_off), GST_CL_ARG (iwant),
+            GST_CL_ARG (self->partials), GST_CL_ARG (n_units),
+            GST_CL_ARG_LOCAL (local_bytes), GST_CL_ARGS_END)) {
+      return FALSE;
+    }
+    if (!gst_cl_base_filter_enqueue (base, k, &l, events, n_events, error))
+      return FALSE;
+  }
+
+  /* read back the partials of the counted slots and add them up */
+  for (slot = 0; slot < N_SLOTS; slot++) {
+    gsize bytes = (gsize) n_units * 256 * sizeof (guint32);
+    const guint32 *p;
+    if (!(want & (1u << slot)))
+      continue;
+    st = clEnqueueReadBuffer (queue, self->partials, CL_TRUE,
+        (gsize) slot * n_units * 256 * sizeof (guint32), bytes,
+        self->host_partials, 0, NULL, NULL);
+    if (st != CL_SUCCESS)
+      return gst_cl_fail (error, st, "clEnqueueReadBuffer (histograms)");
+    p = self->host_partials;
+    for (unit = 0; unit < (guint) n_units; unit++, p += 256)
+      for (v = 0; v < 256; v++)
+        self->counts[slot][v] += p[v];
+  }
+  return TRUE;
+}
+
+static gboolean
+gst_cl_histogram_analyze (GstClBaseFilter * base, const GstClPlane * src,
+    GstVideoFrame * frame, cl_event * events, guint * n_events,
+    GError ** error)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (base);
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (base);
+  GstClockTime pts = GST_BUFFER_PTS (frame->buffer);
+  GstClockTime dur = GST_BUFFER_DURATION (frame->buffer);
+  GstClHistogramChannels channels;
+  guint64 interval;
+  gboolean post;
+  guint want;
+
+  GST_OBJECT_LOCK (self);
+  channels = self->channels;
+  interval = self->interval;
+  post = self->post_messages;
+  GST_OBJECT_UNLOCK (self);
+
+  if (!post) {
+    reset_interval (self);
+    return TRUE;
+  }
+  want = wanted_slots (self, channels);
+  if (self->frames > 0 && want != self->want)
+    post_interval (self);       /* the channels changed: a new interval */
+  self->want = want;
+
+  if (want && !count_frame (self, src, want, events, n_events, error))
+    return FALSE;
+
+  if (!GST_CLOCK_TIME_IS_VALID (dur) && self->fps_n > 0)
+    dur = gst_util_uint64_scale_int (GST_SECOND, self->fps_d, self->fps_n);
+  if (self->frames == 0) {
+    self->start = pts;
+    if (trans->segment.format == GST_FORMAT_TIME &&
+        GST_CLOCK_TIME_IS_VALID (pts)) {
+      self->start_stream = gst_segment_to_stream_time (&trans->segment,
+          GST_FORMAT_TIME, pts);
+      self->start_running = gst_segment_to_running_time (&trans->segment,
+          GST_FORMAT_TIME, pts);
+    }
+  }
+  if (GST_CLOCK_TIME_IS_VALID (pts))
+    self->end = pts + (GST_CLOCK_TIME_IS_VALID (dur) ? dur : 0);
+  self->frames++;
+  self->pixels += (guint64) src->width * src->height;
+
+  if (interval == 0 || !GST_CLOCK_TIME_IS_VALID (self->start) ||
+      !GST_CLOCK_TIME_IS_VALID (self->end) ||
+      self->end - self->start >= interval)
+    post_interval (self);
+  return TRUE;
+}
+
+static gboolean
+gst_cl_histogram_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (trans);
+
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_EOS:
+      post_interval (self);     /* the last, partial interval */
+      break;
+    case GST_EVENT_FLUSH_STOP:
+      reset_interval (self);
+      break;
+    default:
+      break;
+  }
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_histogram_parent_class)->sink_event
+      (trans, event);
+}
+
+/* ------------------------------------------------------------------------ */
+/* GObject                                                                  */
+
+static void
+gst_cl_histogram_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_BINS:
+      self->bins = g_value_get_uint (value);
+      break;
+    case PROP_CHANNELS:
+      self->channels = g_value_get_enum (value);
+      break;
+    case PROP_INTERVAL:
+      self->interval = g_value_get_uint64 (value);
+      break;
+    case PROP_POST_MESSAGES:
+      self->post_messages = g_value_get_boolean (value);
+      break;
+    case PROP_LOW_PERCENTILE:
+      self->low_percentile = g_value_get_double (value);
+      break;
+    case PROP_HIGH_PERCENTILE:
+      self->high_percentile = g_value_get_double (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_cl_histogram_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_BINS:
+      g_value_set_uint (value, self->bins);
+      break;
+    case PROP_CHANNELS:
+      g_value_set_enum (value, self->channels);
+      break;
+    case PROP_INTERVAL:
+      g_value_set_uint64 (value, self->interval);
+      break;
+    case PROP_POST_MESSAGES:
+      g_value_set_boolean (value, self->post_messages);
+      break;
+    case PROP_LOW_PERCENTILE:
+      g_value_set_double (value, self->low_percentile);
+      break;
+    case PROP_HIGH_PERCENTILE:
+      g_value_set_double (value, self->high_percentile);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_cl_histogram_class_init (GstClHistogramClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstClBaseFilterClass *base_class = GST_CL_BASE_FILTER_CLASS (klass);
+  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_PLAYING;
+  GstCaps *caps;
+
+  gobject_class->set_property = gst_cl_histogram_set_property;
+  gobject_class->get_property = gst_cl_histogram_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_BINS,
+      g_param_spec_uint ("bins", "Bins",
+          "Histogram bins: bin i counts 8-bit levels v with "
+          "floor(v * bins / 256) = i", 1, 256, DEFAULT_BINS, flags));
+  g_object_class_install_property (gobject_class, PROP_CHANNELS,
+      g_param_spec_enum ("channels", "Channels",
+          "Channels to measure (those the format lacks are left out)",
+          gst_cl_histogram_channels_get_type (), DEFAULT_CHANNELS, flags));
+  g_object_class_install_property (gobject_class, PROP_INTERVAL,
+      g_param_spec_uint64 ("interval", "Interval",
+          "Stream time (ns) each message covers; 0 = one message per frame",
+          0, G_MAXUINT64, DEFAULT_INTERVAL, flags));
+  g_object_class_install_property (gobject_class, PROP_POST_MESSAGES,
+      g_param_spec_boolean ("post-messages", "Post messages",
+          "Post \"clhistogram\" element messages", DEFAULT_POST_MESSAGES,
+          flags));
+  g_object_class_install_property (gobject_class, PROP_LOW_PERCENTILE,
+      g_param_spec_double ("low-percentile", "Low percentile",
+          "Percentile reported in the \"low\" field", 0.0, 100.0,
+          DEFAULT_LOW_PERCENTILE, flags));
+  g_object_class_install_property (gobject_class, PROP_HIGH_PERCENTILE,
+      g_param_spec_double ("high-percentile", "High percentile",
+          "Percentile reported in the \"high\" field", 0.0, 100.0,
+          DEFAULT_HIGH_PERCENTILE, flags));
+
+  gst_element_class_set_static_metadata (element_class,
+      "OpenCL histogram analyzer", "Filter/Analyzer/Video",
+      "Posts histograms and tone-mapping statistics of video frames, "
+      "computed on an OpenCL device", "clfilters developers");
+  caps = gst_caps_from_string (GST_VIDEO_CAPS_MAKE (FORMATS));
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cl_histogram_sink_event);
+  base_class->program_name = "histogram";
+  base_class->program_source = gst_cl_source_histogram;
+  base_class->setup = gst_cl_histogram_setup;
+  base_class->cleanup = gst_cl_histogram_cleanup;
+  base_class->configure = gst_cl_histogram_configure;
+  base_class->analyze = gst_cl_histogram_analyze;
+
+  gst_type_mark_as_plugin_api (gst_cl_histogram_channels_get_type (), 0);
+}
+
+static void
+gst_cl_histogram_init (GstClHistogram * self)
+{
+  self->bins = DEFAULT_BINS;
+  self->channels = DEFAULT_CHANNELS;
+  self->interval = DEFAULT_INTERVAL;
+  self->post_messages = DEFAULT_POST_MESSAGES;
+  self->low_percentile = DEFAULT_LOW_PERCENTILE;
+  self->high_percentile = DEFAULT_HIGH_PERCENTILE;
+  reset_interval (self);
+  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), TRUE);
+}

@@ -1,0 +1,296 @@
+/**
+ * SECTION:element-cllaplace
+ * @title: cllaplace
+ * @see_also: clgaussian, clhistogram, cvlaplace, edgetv
+ *
+ * Sharpens video, or extracts its edges, with the 3x3 Laplacian on an
+ * OpenCL device (a GPU, or the CPU through POCL). With L = 8 * c - (sum of
+ * the 8 neighbours of c):
+ *
+ * - `mode=sharpen` (the default): out = clamp (c + strength * L, 0, 255);
+ * - `mode=edges`: out = clamp (strength * |L|, 0, 255).
+ *
+ * With the default strength 1 the output is exact:
+ * clamp (9 * c - sum of the 8 neighbours, 0, 255) for sharpen. Other
+ * strengths are applied in fixed point (1/16384 steps) and rounded to
+ * nearest.
+ *
+ * Every colour channel of packed RGB formats is filtered; alpha and padding
+ * bytes pass through unchanged. In YUV formats the luma plane is filtered
+ * and the chroma planes are copied unchanged. Borders replicate the edge
+ * pixel.
+ *
+ * `mode` and `strength` can be changed (or controlled) while playing: they
+ * apply from the next frame, without rebuilding anything.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 videotestsrc ! videoconvert ! cllaplace ! videoconvert ! autovideosink
+ * ]| Sharpen with the exact 3x3 Laplacian on the default device.
+ * |[
+ * gst-launch-1.0 videotestsrc pattern=ball ! video/x-raw,format=GRAY8 ! \
+ *     cllaplace mode=edges strength=2 ! videoconvert ! autovideosink
+ * ]| Edges of a grey picture, twice as bright.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcllaplace.h"
+#include "gstclkernels.h"
+
+#include <math.h>
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_laplace_debug);
+#define GST_CAT_DEFAULT gst_cl_laplace_debug
+
+enum
+{
+  PROP_0,
+  PROP_MODE,
+  PROP_STRENGTH,
+};
+
+#define DEFAULT_MODE GST_CL_LAPLACE_MODE_SHARPEN
+#define DEFAULT_STRENGTH 1.0
+
+/* strength in Q14, as the kernels take it (laplace.cl) */
+#define STRENGTH_ONE 16384
+
+#define FORMATS "{ GRAY8, RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, " \
+  "xRGB, xBGR, I420, YV12, NV12, NV21, Y42B, Y444 }"
+
+struct _GstClLaplace
+{
+  GstClBaseFilter parent;
+
+  /* properties, under the object lock */
+  GstClLaplaceMode mode;
+  gdouble strength;
+
+  /* streaming thread */
+  cl_kernel k_buffer, k_image;
+};
+
+G_DEFINE_TYPE_WITH_CODE (GstClLaplace, gst_cl_laplace,
+    GST_TYPE_CL_BASE_FILTER,
+    GST_DEBUG_CATEGORY_INIT (gst_cl_laplace_debug, "cllaplace", 0,
+        "OpenCL Laplace sharpen and edges"));
+GST_ELEMENT_REGISTER_DEFINE (cllaplace, "cllaplace", GST_RANK_NONE,
+    GST_TYPE_CL_LAPLACE);
+
+GType
+gst_cl_laplace_mode_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CL_LAPLACE_MODE_SHARPEN, "Sharpen: c + strength * L", "sharpen"},
+    {GST_CL_LAPLACE_MODE_EDGES, "Edges: strength * |L|", "edges"},
+    {0, NULL, NULL}
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstClLaplaceMode", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Kernels                                                                  */
+
+static cl_kernel
+make_kernel (cl_program program, const gchar * name, GError ** error)
+{
+  cl_int st;
+  cl_kernel k = clCreateKernel (program, name, &st);
+  if (st != CL_SUCCESS) {
+    gchar *what = g_strdup_printf ("clCreateKernel (%s)", name);
+    gst_cl_fail (error, st, what);
+    g_free (what);
+    return NULL;
+  }
+  return k;
+}
+
+static gboolean
+gst_cl_laplace_setup (GstClBaseFilter * base, cl_program program,
+    GError ** error)
+{
+  GstClLaplace *self = GST_CL_LAPLACE (base);
+  GstClDevice *device = gst_cl_base_filter_get_device (base);
+
+  if (!(self->k_buffer = make_kernel (program, "laplace_buffer", error)))
+    return FALSE;
+  if (device->image_support &&
+      !(self->k_image = make_kernel (program, "laplace_image", error)))
+    return FALSE;
+  return TRUE;
+}
+
+static void
+release_kernel (cl_kernel * k)
+{
+  if (*k)
+    clReleaseKernel (*k);
+  *k = NULL;
+}
+
+static void
+gst_cl_laplace_cleanup (GstClBaseFilter * base)
+{
+  GstClLaplace *self = GST_CL_LAPLACE (base);
+
+  release_kernel (&self->k_buffer);
+  release_kernel (&self->k_image);
+}
+
+static gboolean
+gst_cl_laplace_process (GstClBaseFilter * base, const GstClPlane * src,
+    const GstClPlane * dst, cl_event * events, guint * n_events,
+    GError ** error)
+{
+  GstClLaplace *self = GST_CL_LAPLACE (base);
+  GstClLaplaceMode mode;
+  gdouble strength;
+  GstClLaunch l;
+  cl_int m, q;
+
+  GST_OBJECT_LOCK (self);
+  mode = self->mode;
+  strength = self->strength;
+  GST_OBJECT_UNLOCK (self);
+
+  m = mode;
+  q = (cl_int) lrint (CLAMP (strength, 0.0, GST_CL_LAPLACE_MAX_STRENGTH) *
+      STRENGTH_ONE);
+  GST_LOG_OBJECT (self, "mode %d, strength %g = %d/16384", m, strength, q);
+
+  if (src->is_image) {
+    gst_cl_base_filter_launch_shape (base, src, FALSE, &l);
+    return gst_cl_set_args (self->k_image, error, GST_CL_ARG (src->mem),
+        GST_CL_ARG (dst->mem), GST_CL_ARG (src->width),
+        GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+        GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
+        GST_CL_ARG (m), GST_CL_ARG (q), GST_CL_ARGS_END)
+        && gst_cl_base_filter_enqueue (base, self->k_image, &l, events,
+        n_events, error);
+  }
+
+  gst_cl_base_filter_launch_shape (base, src, TRUE, &l);
+  return gst_cl_set_args (self->k_buffer, error, GST_CL_ARG (src->mem),
+      GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+      GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
+      GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+      GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
+      GST_CL_ARG (m), GST_CL_ARG (q), GST_CL_ARGS_END)
+      && gst_cl_base_filter_enqueue (base, self->k_buffer, &l, events,
+      n_events, error);
+}
+
+/* ------------------------------------------------------------------------ */
+/* GObject                                                                  */
+
+static void
+gst_cl_laplace_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstClLaplace *self = GST_CL_LAPLACE (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_MODE:
+      self->mode = g_value_get_enum (value);
+      break;
+    case PROP_STRENGTH:
+      self->strength = g_value_get_double (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_cl_laplace_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstClLaplace *self = GST_CL_LAPLACE (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_MODE:
+      g_value_set_enum (value, self->mode);
+      break;
+    case PROP_STRENGTH:
+      g_value_set_double (value, self->strength);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_cl_laplace_class_init (GstClLaplaceClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstClBaseFilterClass *base_class = GST_CL_BASE_FILTER_CLASS (klass);
+  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING;
+  GstCaps *caps;
+
+  gobject_class->set_property = gst_cl_laplace_set_property;
+  gobject_class->get_property = gst_cl_laplace_get_property;
+
+  /**
+   * GstClLaplace:mode:
+   *
+   * Sharpen (add the Laplacian to the picture) or output its edges (the
+   * Laplacian's magnitude).
+   */
+  g_object_class_install_property (gobject_class, PROP_MODE,
+      g_param_spec_enum ("mode", "Mode",
+          "sharpen: c + strength * L; edges: strength * |L| (L = 8 * c - "
+          "sum of the 8 neighbours)", GST_TYPE_CL_LAPLACE_MODE, DEFAULT_MODE,
+          flags));
+  /**
+   * GstClLaplace:strength:
+   *
+   * Multiplier of the Laplacian response, applied in steps of 1/16384 and
+   * rounded to nearest; 1 is exact.
+   */
+  g_object_class_install_property (gobject_class, PROP_STRENGTH,
+      g_param_spec_double ("strength", "Strength",
+          "Multiplier of the Laplacian response (1: exact 9c - sum of 8 for "
+          "sharpen)", 0.0, GST_CL_LAPLACE_MAX_STRENGTH, DEFAULT_STRENGTH,
+          flags));
+
+  gst_element_class_set_static_metadata (element_class,
+      "OpenCL Laplace sharpen and edges", "Filter/Effect/Video",
+      "Sharpens video or extracts its edges with the 3x3 Laplacian on an "
+      "OpenCL device", "clfilters developers");
+  caps = gst_caps_from_string (GST_VIDEO_CAPS_MAKE (FORMATS));
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+
+  base_class->program_name = "laplace";
+  base_class->program_source = gst_cl_source_laplace;
+  base_class->setup = gst_cl_laplace_setup;
+  base_class->cleanup = gst_cl_laplace_cleanup;
+  base_class->process = gst_cl_laplace_process;
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_LAPLACE_MODE, 0);
+}
+
+static void
+gst_cl_laplace_init (GstClLaplace * self)
+{
+  self->mode = DEFAULT_MODE;
+  self->strength = DEFAULT_STRENGTH;
+}

@@ -1,0 +1,185 @@
+/* histogram.cl: the 256-level histograms of clhistogram.
+ *
+ * Every kernel counts 8-bit levels of up to four channels, in slots
+ * 0 = luma, 1 = red, 2 = green, 3 = blue (the bits of `want`), and writes
+ * one partial histogram per unit of work (a work-item in strips, a
+ * work-group in tiles) to partials[(slot * n_units + unit) * 256 + level];
+ * the host adds the partials into 64-bit totals. One-byte pixels (GRAY8,
+ * the Y plane) are luma; packed RGB pixels are `step` bytes with red, green
+ * and blue at r_off, g_off, b_off, and their luma is OpenCV's RGB2GRAY:
+ * (4899 R + 9617 G + 1868 B + 8192) >> 14.
+ *
+ * CPUs (strips): a work-item counts whole rows into private tables with
+ * plain increments, spread over several copies so that a frame of one level
+ * does not serialise on one counter. GPUs (tiles): work-groups count into
+ * local tables with atomics, each work-item on one of several copies, and
+ * stride over the frame so that neighbouring items read neighbouring pixels.
+ */
+
+#define LUMA(r, g, b) ((4899u * (r) + 9617u * (g) + 1868u * (b) + 8192u) >> 14)
+
+#define GRAY_COPIES 8           /* private copies for one-byte pixels */
+#define RGB_COPIES 2            /* private copies per channel for RGB */
+#define LOCAL_COPIES 4          /* local copies in tiles */
+
+__kernel void
+histogram_strips (__global const uchar * src, int stride, int units,
+    int height, int step, int r_off, int g_off, int b_off, int want,
+    int chunk, int rows, __global uint * partials, int n_units)
+{
+  const int unit = get_global_id (1) * get_global_size (0) + get_global_id (0);
+  uint h[GRAY_COPIES * 256];
+  int x0, x1, y0, y1;
+
+  for (int i = 0; i < GRAY_COPIES * 256; i++)
+    h[i] = 0;
+  if (unit >= n_units)
+    return;
+
+  if (gst_cl_work_rect (units, height, chunk, rows, &x0, &x1, &y0, &y1)) {
+    if (step == 1) {
+      for (int y = y0; y < y1; y++) {
+        const __global uchar *row = src + (size_t) y * stride;
+        int x = x0;
+        for (; x + 16 <= x1; x += 16) {
+          const uchar16 v = LOAD_UC16 (row + x);
+          h[0 * 256 + v.s0]++; h[1 * 256 + v.s1]++;
+          h[2 * 256 + v.s2]++; h[3 * 256 + v.s3]++;
+          h[4 * 256 + v.s4]++; h[5 * 256 + v.s5]++;
+          h[6 * 256 + v.s6]++; h[7 * 256 + v.s7]++;
+          h[0 * 256 + v.s8]++; h[1 * 256 + v.s9]++;
+          h[2 * 256 + v.sa]++; h[3 * 256 + v.sb]++;
+          h[4 * 256 + v.sc]++; h[5 * 256 + v.sd]++;
+          h[6 * 256 + v.se]++; h[7 * 256 + v.sf]++;
+        }
+        for (; x < x1; x++)
+          h[row[x]]++;
+      }
+    } else {
+      for (int y = y0; y < y1; y++) {
+        const __global uchar *row = src + (size_t) y * stride;
+        int k = 0;
+        for (int x = x0; x < x1; x += step, k ^= 256) {
+          const uint r = row[x + r_off], g = row[x + g_off], b = row[x + b_off];
+          if (want & 1)
+            h[0 * 512 + k + LUMA (r, g, b)]++;
+          if (want & 2)
+            h[1 * 512 + k + r]++;
+          if (want & 4)
+            h[2 * 512 + k + g]++;
+          if (want & 8)
+            h[3 * 512 + k + b]++;
+        }
+      }
+    }
+  }
+
+  for (int slot = 0; slot < 4; slot++) {
+    if (!(want & (1 << slot)))
+      continue;
+    __global uint *out = partials + ((size_t) slot * n_units + unit) * 256;
+    for (int level = 0; level < 256; level++) {
+      uint s = 0;
+      if (step == 1)
+        for (int c = 0; c < GRAY_COPIES; c++)
+          s += h[c * 256 + level];
+      else
+        s = h[slot * 512 + level] + h[slot * 512 + 256 + level];
+      out[level] = s;
+    }
+  }
+}
+
+/* local tables: lh[copy * 1024 + slot * 256 + level] */
+inline void
+hist_local_clear (__local uint * lh)
+{
+  for (int i = get_local_id (0); i < LOCAL_COPIES * 1024;
+      i += get_local_size (0))
+    lh[i] = 0;
+  barrier (CLK_LOCAL_MEM_FENCE);
+}
+
+inline void
+hist_local_count (__local uint * my, uint r, uint g, uint b, int want)
+{
+  if (want & 1)
+    atomic_inc (&my[LUMA (r, g, b)]);
+  if (want & 2)
+    atomic_inc (&my[256 + r]);
+  if (want & 4)
+    atomic_inc (&my[512 + g]);
+  if (want & 8)
+    atomic_inc (&my[768 + b]);
+}
+
+inline void
+hist_local_write (__local uint * lh, __global uint * partials, int n_units,
+    int want)
+{
+  const int unit = get_group_id (0);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (int i = get_local_id (0); i < 1024; i += get_local_size (0)) {
+    const int slot = i >> 8;
+    if (!(want & (1 << slot)))
+      continue;
+    uint s = 0;
+    for (int c = 0; c < LOCAL_COPIES; c++)
+      s += lh[c * 1024 + i];
+    partials[((size_t) slot * n_units + unit) * 256 + (i & 255)] = s;
+  }
+}
+
+__kernel void
+histogram_tiles (__global const uchar * src, int stride, int units,
+    int height, int step, int r_off, int g_off, int b_off, int want,
+    __global uint * partials, int n_units, __local uint * lh)
+{
+  const int width = units / step;
+  const size_t n = (size_t) width * height;
+  __local uint *my = lh + (get_local_id (0) % LOCAL_COPIES) * 1024;
+
+  hist_local_clear (lh);
+  for (size_t p = get_global_id (0); p < n; p += get_global_size (0)) {
+    const int y = p / width;
+    const __global uchar *px = src + (size_t) y * stride +
+        (size_t) (p - (size_t) y * width) * step;
+    if (step == 1)
+      atomic_inc (&my[px[0]]);
+    else
+      hist_local_count (my, px[r_off], px[g_off], px[b_off], want);
+  }
+  hist_local_write (lh, partials, n_units, want);
+}
+
+/* layout: 0 = one channel (CL_R), 3 = RGB as a CL_R image three texels per
+ * pixel, 4 = CL_RGBA */
+__kernel void
+histogram_image (read_only image2d_t src, int width, int height, int layout,
+    int r_off, int g_off, int b_off, int want, __global uint * partials,
+    int n_units, __local uint * lh)
+{
+  const size_t n = (size_t) width * height;
+  __local uint *my = lh + (get_local_id (0) % LOCAL_COPIES) * 1024;
+
+  hist_local_clear (lh);
+  for (size_t p = get_global_id (0); p < n; p += get_global_size (0)) {
+    const int y = p / width, x = p - (size_t) y * width;
+    if (layout == 0) {
+      atomic_inc (&my[read_imageui (src, GST_CL_SAMPLER, (int2) (x, y)).x]);
+    } else if (layout == 3) {
+      const uint r = read_imageui (src, GST_CL_SAMPLER,
+          (int2) (3 * x + r_off, y)).x;
+      const uint g = read_imageui (src, GST_CL_SAMPLER,
+          (int2) (3 * x + g_off, y)).x;
+      const uint b = read_imageui (src, GST_CL_SAMPLER,
+          (int2) (3 * x + b_off, y)).x;
+      hist_local_count (my, r, g, b, want);
+    } else {
+      const uint4 t = read_imageui (src, GST_CL_SAMPLER, (int2) (x, y));
+      const uint c[4] = { t.x, t.y, t.z, t.w };
+      hist_local_count (my, c[r_off], c[g_off], c[b_off], want);
+    }
+  }
+  hist_local_write (lh, partials, n_units, want);
+}

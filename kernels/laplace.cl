@@ -1,0 +1,206 @@
+/* laplace.cl: Laplace sharpen and edge kernels of cllaplace.
+ *
+ * L = 8 * c - (sum of the 8 neighbours) = 9 * c - (sum of the 3x3 window).
+ *   mode 0 (sharpen): out = clamp (c + strength * L, 0, 255)
+ *   mode 1 (edges):   out = clamp (strength * |L|, 0, 255)
+ * The strength comes as q = round (strength * 2^14) (at most 16 * 2^14):
+ * strength * L is (q * L + 8192) >> 14, with an arithmetic shift, i.e.
+ * floor (q * L / 2^14 + 1/2): rounded to nearest, halves upwards, also for
+ * negative L. |q * L| < 2^29, so 32 bits hold it. For q = 2^14 (strength 1)
+ * this is L itself: the 16-bit paths compute clamp (10 * c - sum9) and
+ * clamp (|9 * c - sum9|) directly (|values| <= 2550) and give the same bytes.
+ *
+ * Borders replicate the edge pixel. In buffers a pixel is `step` bytes and
+ * every byte is a sample; the byte `alpha` of each pixel (alpha or padding)
+ * is copied unchanged. In images a pixel is `step` texels (RGB is stored as
+ * a one-channel image three times as wide), `alpha` is a component index.
+ */
+
+#define LAP_MODE_SHARPEN 0
+#define LAP_MODE_EDGES 1
+#define LAP_ONE 16384           /* strength 1 in Q14 */
+
+/* the result of one sample: c the centre, sum9 the 3x3 window's sum */
+inline int
+lap_apply (int c, int sum9, int mode, int q)
+{
+  const int l = 9 * c - sum9;
+  const int v = mode == LAP_MODE_SHARPEN ? c + ((l * q + 8192) >> 14) :
+      (max (l, -l) * q + 8192) >> 14;
+  return clamp (v, 0, 255);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Buffers: one kernel for both device kinds, shaped by chunk and rows     */
+/* (whole rows per work-item on CPUs, 16 bytes x 2 rows on GPUs).          */
+
+inline uchar
+lap_sample (const __global uchar * a, const __global uchar * b,
+    const __global uchar * c, int x, int step, int units, int mode, int q)
+{
+  const int l = x >= step ? x - step : x;
+  const int r = x + step < units ? x + step : x;
+  const int s = a[l] + a[x] + a[r] + b[l] + b[x] + b[r] + c[l] + c[x] + c[r];
+  return (uchar) lap_apply (b[x], s, mode, q);
+}
+
+inline short16
+lap_column (const __global uchar * a, const __global uchar * b,
+    const __global uchar * c)
+{
+  return convert_short16 (LOAD_UC16 (a)) + convert_short16 (LOAD_UC16 (b)) +
+      convert_short16 (LOAD_UC16 (c));
+}
+
+/* The four arithmetic variants of the hot loop; `variant` is a constant at
+ * each call site, so that every loop is specialised after inlining. */
+#define LAP_S16_SHARPEN 0       /* strength 1: 16-bit */
+#define LAP_S16_EDGES 1
+#define LAP_I32_SHARPEN 2       /* any strength: 32-bit */
+#define LAP_I32_EDGES 3
+
+inline __attribute__ ((always_inline)) uchar16
+lap_vector (const __global uchar * a, const __global uchar * b,
+    const __global uchar * c, int x, int step, const int variant, int q)
+{
+  const short16 s = lap_column (a + x - step, b + x - step, c + x - step) +
+      lap_column (a + x, b + x, c + x) +
+      lap_column (a + x + step, b + x + step, c + x + step);
+  const short16 m = convert_short16 (LOAD_UC16 (b + x));
+
+  if (variant == LAP_S16_SHARPEN)
+    return convert_uchar16_sat (m * (short16) (10) - s);
+  if (variant == LAP_S16_EDGES) {
+    /* max (l, -l) rather than abs (): POCL's abs is not vectorised */
+    const short16 l = m * (short16) (9) - s;
+    return convert_uchar16_sat (max (l, -l));
+  }
+
+  const int16 mi = convert_int16 (m);
+  const int16 l = mi * (int16) (9) - convert_int16 (s);
+  if (variant == LAP_I32_SHARPEN)
+    return convert_uchar16_sat (mi + ((l * (int16) (q) + (int16) (8192)) >>
+            (int16) (14)));
+  return convert_uchar16_sat ((max (l, -l) * (int16) (q) + (int16) (8192)) >>
+      (int16) (14));
+}
+
+inline __attribute__ ((always_inline)) void
+lap_rows (__global const uchar * src, int src_stride, __global uchar * dst,
+    int dst_stride, int units, int height, int step, int alpha, int x0,
+    int x1, int y0, int y1, int mode, int q, const int variant)
+{
+  const uchar16 amask = gst_cl_alpha_mask16 (alpha, step);
+  /* vectors of 16 start in [vlo, vhi]: all their neighbours are inside */
+  const int vlo = max (x0, step);
+  const int vhi = min (x1, units - step) - 16;
+
+  for (int y = y0; y < y1; y++) {
+    const __global uchar *a = src + (size_t) max (y - 1, 0) * src_stride;
+    const __global uchar *b = src + (size_t) y * src_stride;
+    const __global uchar *c = src + (size_t) min (y + 1, height - 1) * src_stride;
+    __global uchar *o = dst + (size_t) y * dst_stride;
+    int x = x0;
+
+    for (; x < x1 && x < vlo; x++)
+      o[x] = (alpha >= 0 && x % step == alpha) ? b[x] :
+          lap_sample (a, b, c, x, step, units, mode, q);
+    for (; x <= vhi; x += 16)
+      STORE_UC16 (o + x, bitselect (lap_vector (a, b, c, x, step, variant, q),
+              LOAD_UC16 (b + x), amask));
+    for (; x < x1; x++)
+      o[x] = (alpha >= 0 && x % step == alpha) ? b[x] :
+          lap_sample (a, b, c, x, step, units, mode, q);
+  }
+}
+
+__kernel void
+laplace_buffer (__global const uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, int units, int height, int step,
+    int alpha, int chunk, int rows, int mode, int q)
+{
+  int x0, x1, y0, y1;
+  if (!gst_cl_work_rect (units, height, chunk, rows, &x0, &x1, &y0, &y1))
+    return;
+  if (q == LAP_ONE) {
+    if (mode == LAP_MODE_SHARPEN)
+      lap_rows (src, src_stride, dst, dst_stride, units, height, step, alpha,
+          x0, x1, y0, y1, mode, q, LAP_S16_SHARPEN);
+    else
+      lap_rows (src, src_stride, dst, dst_stride, units, height, step, alpha,
+          x0, x1, y0, y1, mode, q, LAP_S16_EDGES);
+  } else {
+    if (mode == LAP_MODE_SHARPEN)
+      lap_rows (src, src_stride, dst, dst_stride, units, height, step, alpha,
+          x0, x1, y0, y1, mode, q, LAP_I32_SHARPEN);
+    else
+      lap_rows (src, src_stride, dst, dst_stride, units, height, step, alpha,
+          x0, x1, y0, y1, mode, q, LAP_I32_EDGES);
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Images. A work-item covers texels; coordinates are clamped by pixel so  */
+/* that RGB stored as three texels per pixel replicates correctly.         */
+
+/* res with component `alpha` (if >= 0) taken from m */
+inline uint4
+lap_keep_component (uint4 res, uint4 m, int alpha)
+{
+  return select (res, m, (int4) (0, 1, 2, 3) == (int4) (alpha));
+}
+
+inline int4
+lap_texel (read_only image2d_t im, int px, int comp, int step, int width,
+    int y, int height)
+{
+  const int2 pos = (int2) (clamp (px, 0, width - 1) * step + comp,
+      clamp (y, 0, height - 1));
+  return as_int4 (read_imageui (im, GST_CL_SAMPLER, pos));
+}
+
+/* the sum of pixel px's column of three rows around y; *m: its centre */
+inline int4
+lap_texel_column (read_only image2d_t im, int px, int comp, int step,
+    int width, int y, int height, int4 * m)
+{
+  *m = lap_texel (im, px, comp, step, width, y, height);
+  return lap_texel (im, px, comp, step, width, y - 1, height) + *m +
+      lap_texel (im, px, comp, step, width, y + 1, height);
+}
+
+/* Each work-item walks its texels component by component, pixel by pixel,
+ * keeping the column sums of the 3x3 window: three reads per texel (nine
+ * for a work-item of one texel, the GPU shape). */
+__kernel void
+laplace_image (read_only image2d_t src, write_only image2d_t dst,
+    int width, int height, int step, int alpha, int chunk, int rows,
+    int mode, int q)
+{
+  int x0, x1, y0, y1;
+  if (!gst_cl_work_rect (width * step, height, chunk, rows, &x0, &x1, &y0, &y1))
+    return;
+  for (int y = y0; y < y1; y++) {
+    for (int c = 0; c < step; c++) {
+      /* the pixels whose component c lies in [x0, x1) */
+      const int p0 = (x0 - c + step - 1) / step;
+      const int p1 = x1 - 1 - c >= 0 ? (x1 - 1 - c) / step : -1;
+      int4 ml, mm, mr;
+      int4 cl = lap_texel_column (src, p0 - 1, c, step, width, y, height, &ml);
+      int4 cm = lap_texel_column (src, p0, c, step, width, y, height, &mm);
+      for (int px = p0; px <= p1; px++) {
+        const int4 cr = lap_texel_column (src, px + 1, c, step, width, y,
+            height, &mr);
+        const int4 l = mm * 9 - (cl + cm + cr);
+        const int4 v = mode == LAP_MODE_SHARPEN ?
+            mm + ((l * q + 8192) >> 14) : (max (l, -l) * q + 8192) >> 14;
+        const uint4 res = as_uint4 (clamp (v, 0, 255));
+        write_imageui (dst, (int2) (px * step + c, y),
+            lap_keep_component (res, as_uint4 (mm), alpha));
+        cl = cm;
+        cm = cr;
+        mm = mr;
+      }
+    }
+  }
+}

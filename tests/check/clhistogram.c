@@ -1,0 +1,499 @@
+/* clhistogram tests: messages compared with counts and statistics computed
+ * in plain C in the test. */
+#include "common.h"
+
+#include <math.h>
+
+/* byte offsets of red, green and blue in packed RGB pixels (-1: not RGB) */
+static void
+rgb_offsets (const gchar * format, gint * r, gint * g, gint * b)
+{
+  static const struct
+  {
+    const gchar *name;
+    gint r, g, b;
+  } table[] = {
+    {"RGB", 0, 1, 2}, {"BGR", 2, 1, 0}, {"RGBA", 0, 1, 2}, {"BGRA", 2, 1, 0},
+    {"ARGB", 1, 2, 3}, {"ABGR", 3, 2, 1}, {"RGBx", 0, 1, 2}, {"BGRx", 2, 1, 0},
+    {"xRGB", 1, 2, 3}, {"xBGR", 3, 2, 1},
+  };
+  guint i;
+  *r = *g = *b = -1;
+  for (i = 0; i < G_N_ELEMENTS (table); i++)
+    if (g_str_equal (table[i].name, format)) {
+      *r = table[i].r;
+      *g = table[i].g;
+      *b = table[i].b;
+    }
+}
+
+/* reference 256-level counts: [0] luma, [1] red, [2] green, [3] blue */
+typedef struct
+{
+  guint64 c[4][256];
+  guint64 pixels;
+  gboolean rgb;
+} RefCounts;
+
+static void
+ref_count (RefCounts * rc, GstBuffer * buf, const GstVideoInfo * info,
+    const gchar * format)
+{
+  GstVideoFrame vf;
+  TestPlane p;
+  gint r, g, b, x, y;
+
+  rgb_offsets (format, &r, &g, &b);
+  rc->rgb = r >= 0;
+  fail_unless (gst_video_frame_map (&vf, info, buf, GST_MAP_READ));
+  p = test_plane (&vf, 0);
+  for (y = 0; y < p.height; y++)
+    for (x = 0; x < p.width; x++) {
+      const guint8 *px = p.data + (gsize) y * p.stride + x * p.step;
+      if (rc->rgb) {
+        rc->c[0][(4899 * px[r] + 9617 * px[g] + 1868 * px[b] + 8192) >> 14]++;
+        rc->c[1][px[r]]++;
+        rc->c[2][px[g]]++;
+        rc->c[3][px[b]]++;
+      } else {
+        rc->c[0][px[0]]++;
+      }
+    }
+  rc->pixels += (guint64) p.width * p.height;
+  gst_video_frame_unmap (&vf);
+}
+
+static gboolean
+close_rel (gdouble a, gdouble b)
+{
+  return fabs (a - b) <= 1e-6 * MAX (fabs (b), 1e-12) || fabs (a - b) < 1e-12;
+}
+
+static guint
+arr_uint (const GstStructure * s, const gchar * field, guint i)
+{
+  const GValue *a = gst_structure_get_value (s, field);
+  fail_unless (a && GST_VALUE_HOLDS_ARRAY (a), "%s", field);
+  return g_value_get_uint (gst_value_array_get_value (a, i));
+}
+
+static gdouble
+arr_double (const GstStructure * s, const gchar * field, guint i)
+{
+  const GValue *a = gst_structure_get_value (s, field);
+  fail_unless (a && GST_VALUE_HOLDS_ARRAY (a), "%s", field);
+  return g_value_get_double (gst_value_array_get_value (a, i));
+}
+
+static guint
+ref_percentile (const guint64 * c, guint64 n, gdouble pct)
+{
+  guint64 cum = 0;
+  guint v;
+  for (v = 0; v < 256; v++) {
+    cum += c[v];
+    if ((gdouble) cum * 100.0 >= pct * (gdouble) n)
+      return v;
+  }
+  return 255;
+}
+
+/* Checks a clhistogram message against the reference, for the channels
+ * asked ("luma", "rgb", "all"), bins and percentiles. */
+static void
+check_message (const GstStructure * s, const RefCounts * rc,
+    const gchar * channels, guint bins, gdouble lowp, gdouble highp,
+    guint frames, const gchar * what)
+{
+  static const gchar *names[4] = { "luma", "red", "green", "blue" };
+  static const gchar *order[] = { "timestamp", "stream-time", "running-time",
+    "duration", "frames", "pixels", "bins", "channels", "histogram", "min",
+    "max", "median", "low", "high", "mean", "variance", "log-average"
+  };
+  const GValue *chv, *hv;
+  guint slots[4], n_slots = 0, i, k, v, got_frames, got_bins;
+  guint64 pixels;
+
+  fail_unless (gst_structure_has_name (s, "clhistogram"));
+  fail_unless_equals_int (gst_structure_n_fields (s), G_N_ELEMENTS (order));
+  for (i = 0; i < G_N_ELEMENTS (order); i++)
+    fail_unless_equals_string (gst_structure_nth_field_name (s, i), order[i]);
+  for (i = 0; i < 4; i++)
+    fail_unless (gst_structure_get_field_type (s, order[i]) == G_TYPE_UINT64);
+
+  if (g_str_equal (channels, "luma") || g_str_equal (channels, "all"))
+    slots[n_slots++] = 0;
+  if (rc->rgb && !g_str_equal (channels, "luma"))
+    for (i = 1; i < 4; i++)
+      slots[n_slots++] = i;
+
+  fail_unless (gst_structure_get (s, "frames", G_TYPE_UINT, &got_frames,
+          "pixels", G_TYPE_UINT64, &pixels, "bins", G_TYPE_UINT, &got_bins,
+          NULL));
+  fail_unless_equals_int (got_frames, frames);
+  fail_unless_equals_uint64 (pixels, rc->pixels);
+  fail_unless_equals_int (got_bins, bins);
+  chv = gst_structure_get_value (s, "channels");
+  hv = gst_structure_get_value (s, "histogram");
+  fail_unless_equals_int (gst_value_array_get_size (chv), n_slots);
+  fail_unless_equals_int (gst_value_array_get_size (hv), n_slots);
+
+  for (k = 0; k < n_slots; k++) {
+    const guint64 *c = rc->c[slots[k]];
+    const GValue *h = gst_value_array_get_value (hv, k);
+    gdouble sum = 0, sq = 0, lg = 0, mean;
+    guint vmin = 256, vmax = 0;
+
+    fail_unless_equals_string (g_value_get_string (gst_value_array_get_value
+            (chv, k)), names[slots[k]]);
+    fail_unless_equals_int (gst_value_array_get_size (h), bins);
+    for (i = 0; i < bins; i++) {
+      guint64 want = 0;
+      for (v = 0; v < 256; v++)
+        if (v * bins / 256 == i)
+          want += c[v];
+      fail_unless_equals_uint64 (g_value_get_uint64 (gst_value_array_get_value
+              (h, i)), want);
+    }
+    for (v = 0; v < 256; v++) {
+      if (c[v] && vmin == 256)
+        vmin = v;
+      if (c[v])
+        vmax = v;
+      sum += (gdouble) v * c[v];
+      lg += c[v] * log (0.001 + v / 255.0);
+    }
+    mean = sum / rc->pixels;
+    for (v = 0; v < 256; v++)
+      sq += c[v] * (v - mean) * (v - mean);
+    fail_unless_equals_int (arr_uint (s, "min", k), vmin);
+    fail_unless_equals_int (arr_uint (s, "max", k), vmax);
+    fail_unless_equals_int (arr_uint (s, "median", k),
+        ref_percentile (c, rc->pixels, 50));
+    fail_unless_equals_int (arr_uint (s, "low", k),
+        ref_percentile (c, rc->pixels, lowp));
+    fail_unless_equals_int (arr_uint (s, "high", k),
+        ref_percentile (c, rc->pixels, highp));
+    fail_unless (close_rel (arr_double (s, "mean", k), mean), "%s mean",
+        what);
+    fail_unless (close_rel (arr_double (s, "variance", k), sq / rc->pixels),
+        "%s variance", what);
+    fail_unless (close_rel (arr_double (s, "log-average", k),
+            exp (lg / rc->pixels)), "%s log-average", what);
+  }
+}
+
+/* --- harness helpers ----------------------------------------------------- */
+
+typedef struct
+{
+  GstHarness *h;
+  GstElement *e;
+  GstBus *bus;
+} Hist;
+
+static Hist
+hist_new (const gchar * launch, const gchar * format, gint w, gint ht)
+{
+  Hist hs;
+  gchar *caps = test_caps_string (format, w, ht);
+  hs.h = gst_harness_new_parse (launch);
+  hs.e = gst_harness_find_element (hs.h, "clhistogram");
+  hs.bus = gst_bus_new ();
+  gst_element_set_bus (hs.e, hs.bus);
+  gst_harness_set_caps_str (hs.h, caps, caps);
+  g_free (caps);
+  return hs;
+}
+
+static void
+hist_free (Hist * hs)
+{
+  gst_element_set_bus (hs->e, NULL);
+  gst_object_unref (hs->bus);
+  gst_object_unref (hs->e);
+  gst_harness_teardown (hs->h);
+}
+
+static GstMessage *
+pop_histogram (GstBus * bus)
+{
+  GstMessage *m;
+  while ((m = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT))) {
+    if (gst_structure_has_name (gst_message_get_structure (m), "clhistogram"))
+      return m;
+    gst_message_unref (m);
+  }
+  return NULL;
+}
+
+/* Pushes @f and checks that the same buffer comes out, unmodified. */
+static void
+push_passthrough (GstHarness * h, TestFrame * f)
+{
+  GstBuffer *copy = gst_buffer_copy_deep (f->buffer), *out;
+  GstMapInfo a, b;
+
+  out = test_push_pull (h, f);
+  fail_unless (out == f->buffer, "the output is not the input buffer");
+  gst_buffer_map (copy, &a, GST_MAP_READ);
+  gst_buffer_map (out, &b, GST_MAP_READ);
+  fail_unless (a.size == b.size && memcmp (a.data, b.data, a.size) == 0,
+      "the frame was modified");
+  gst_buffer_unmap (copy, &a);
+  gst_buffer_unmap (out, &b);
+  gst_buffer_unref (copy);
+  gst_buffer_unref (out);
+}
+
+/* --- tests ---------------------------------------------------------------- */
+
+static const gint sizes[][2] = {
+  {1, 1}, {2, 3}, {17, 13}, {321, 241}, {1920, 1080}
+};
+
+/* Every format, memory kind and size, all channels, 256 bins; bins 64 and 7
+ * and each channel mode on one size; random and structured content. */
+GST_START_TEST (test_counts_and_statistics)
+{
+  const gchar *format = all_formats[__i__];
+  static const gchar *modes[] = { "all", "luma", "rgb" };
+  static const guint bins[] = { 256, 64, 7 };
+  guint m, s, k;
+
+  for (m = 0; memory_kinds[m]; m++) {
+    gchar *launch = g_strdup_printf ("clhistogram memory=%s channels=all "
+        "low-percentile=5 high-percentile=95", memory_kinds[m]);
+    Hist hs = hist_new (launch, format, 1, 1);
+    for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+      gint w = sizes[s][0], ht = sizes[s][1];
+      gchar *caps = test_caps_string (format, w, ht);
+      gst_harness_set_src_caps_str (hs.h, caps);
+      gst_harness_set_sink_caps_str (hs.h, caps);
+      g_free (caps);
+      for (k = 0; k < (s == 3 ? 3 : 1); k++) {
+        GstVideoInfo info = test_info (format, w, ht);
+        TestFrame f = test_frame_new (&info, k % 2 ? CONTENT_STRUCTURED :
+            CONTENT_RANDOM, k == 2, w + k);
+        RefCounts rc = { {{0}}, 0, FALSE };
+        GstMessage *msg;
+        g_object_set (hs.e, "bins", bins[k], NULL);
+        gst_util_set_object_arg (G_OBJECT (hs.e), "channels", modes[k]);
+        push_passthrough (hs.h, &f);
+        ref_count (&rc, f.buffer, &f.info, format);
+        msg = pop_histogram (hs.bus);
+        fail_unless (msg != NULL);
+        check_message (gst_message_get_structure (msg), &rc, modes[k],
+            bins[k], 5, 95, 1, launch);
+        gst_message_unref (msg);
+        gst_buffer_unref (f.buffer);
+      }
+      g_object_set (hs.e, "bins", 256, NULL);
+      gst_util_set_object_arg (G_OBJECT (hs.e), "channels", "all");
+    }
+    hist_free (&hs);
+    g_free (launch);
+  }
+}
+
+GST_END_TEST;
+
+/* A frame of one level: every pixel in one bin. */
+GST_START_TEST (test_constant_frame)
+{
+  static const gchar *formats[] = { "GRAY8", "RGBx", "NV12" };
+  guint f, m;
+  for (f = 0; f < G_N_ELEMENTS (formats); f++)
+    for (m = 0; memory_kinds[m]; m++) {
+      gchar *launch = g_strdup_printf ("clhistogram memory=%s channels=all",
+          memory_kinds[m]);
+      Hist hs = hist_new (launch, formats[f], 1920, 1080);
+      GstVideoInfo info = test_info (formats[f], 1920, 1080);
+      TestFrame fr = test_frame_new (&info, CONTENT_RANDOM, FALSE, 1);
+      RefCounts rc = { {{0}}, 0, FALSE };
+      GstMessage *msg;
+      gst_buffer_memset (fr.buffer, 0, 16, gst_buffer_get_size (fr.buffer));
+      push_passthrough (hs.h, &fr);
+      ref_count (&rc, fr.buffer, &fr.info, formats[f]);
+      fail_unless (rc.c[0][16] == rc.pixels || rc.rgb);
+      msg = pop_histogram (hs.bus);
+      fail_unless (msg != NULL);
+      check_message (gst_message_get_structure (msg), &rc, "all", 256, 1, 99,
+          1, launch);
+      gst_message_unref (msg);
+      gst_buffer_unref (fr.buffer);
+      hist_free (&hs);
+      g_free (launch);
+    }
+}
+
+GST_END_TEST;
+
+/* interval=100 ms at 30 fps: a message every 3 frames, the rest on EOS. */
+GST_START_TEST (test_interval_and_eos)
+{
+  const gchar *mem = memory_kinds[__i__];
+  gchar *launch = g_strdup_printf ("clhistogram memory=%s interval=100000000",
+      mem);
+  Hist hs = hist_new (launch, "GRAY8", 40, 30);
+  GstVideoInfo info = test_info ("GRAY8", 40, 30);
+  RefCounts rc = { {{0}}, 0, FALSE };
+  GstMessage *msg;
+  guint i, in_interval = 0, posted = 0;
+
+  for (i = 0; i < 10; i++) {
+    TestFrame f = test_frame_new (&info, CONTENT_RANDOM, FALSE, i);
+    GST_BUFFER_PTS (f.buffer) = gst_util_uint64_scale (i, GST_SECOND, 30);
+    GST_BUFFER_DURATION (f.buffer) = gst_util_uint64_scale (i + 1, GST_SECOND,
+        30) - GST_BUFFER_PTS (f.buffer);
+    push_passthrough (hs.h, &f);
+    ref_count (&rc, f.buffer, &f.info, "GRAY8");
+    in_interval++;
+    gst_buffer_unref (f.buffer);
+    msg = pop_histogram (hs.bus);
+    if (in_interval < 3) {
+      fail_unless (msg == NULL, "posted after %u frames", in_interval);
+      continue;
+    }
+    fail_unless (msg != NULL, "nothing after %u frames", in_interval);
+    {
+      const GstStructure *s = gst_message_get_structure (msg);
+      guint64 ts, dur;
+      check_message (s, &rc, "luma", 256, 1, 99, 3, launch);
+      gst_structure_get (s, "timestamp", G_TYPE_UINT64, &ts, "duration",
+          G_TYPE_UINT64, &dur, NULL);
+      fail_unless_equals_uint64 (ts, gst_util_uint64_scale (i - 2,
+              GST_SECOND, 30));
+      fail_unless_equals_uint64 (dur, gst_util_uint64_scale (i + 1,
+              GST_SECOND, 30) - ts);
+    }
+    gst_message_unref (msg);
+    memset (&rc, 0, sizeof (rc));
+    in_interval = 0;
+    posted++;
+  }
+  fail_unless_equals_int (posted, 3);
+  /* the tenth frame is posted on EOS */
+  fail_unless (gst_harness_push_event (hs.h, gst_event_new_eos ()));
+  msg = pop_histogram (hs.bus);
+  fail_unless (msg != NULL, "no message on EOS");
+  check_message (gst_message_get_structure (msg), &rc, "luma", 256, 1, 99, 1,
+      "eos");
+  gst_message_unref (msg);
+  hist_free (&hs);
+  g_free (launch);
+}
+
+GST_END_TEST;
+
+/* post-messages=false: frames pass, nothing is posted. */
+GST_START_TEST (test_no_messages)
+{
+  Hist hs = hist_new ("clhistogram post-messages=false", "RGB", 64, 48);
+  GstVideoInfo info = test_info ("RGB", 64, 48);
+  guint i;
+  for (i = 0; i < 3; i++) {
+    TestFrame f = test_frame_new (&info, CONTENT_RANDOM, FALSE, i);
+    push_passthrough (hs.h, &f);
+    gst_buffer_unref (f.buffer);
+  }
+  fail_unless (gst_harness_push_event (hs.h, gst_event_new_eos ()));
+  fail_unless (pop_histogram (hs.bus) == NULL);
+  hist_free (&hs);
+}
+
+GST_END_TEST;
+
+/* Kernel shapes and tuning values give the same counts. */
+GST_START_TEST (test_tuning)
+{
+  static const gchar *tunings[] = {
+    "kernel-shape=strips", "kernel-shape=tiles",
+    "kernel-shape=strips rows-per-item=3 pixels-per-item=37",
+    "kernel-shape=tiles work-group-size=16",
+    "kernel-shape=tiles work-group-size=1",
+  };
+  static const gchar *formats[] = { "GRAY8", "BGR", "xRGB", "I420" };
+  guint t, f;
+  gboolean copies = __i__ == 1;
+
+  if (copies)
+    g_setenv ("GST_CL_ZERO_COPY", "0", TRUE);
+  for (t = 0; t < G_N_ELEMENTS (tunings); t++)
+    for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+      gchar *launch = g_strdup_printf ("clhistogram channels=all %s",
+          tunings[t]);
+      Hist hs = hist_new (launch, formats[f], 83, 29);
+      GstVideoInfo info = test_info (formats[f], 83, 29);
+      TestFrame fr = test_frame_new (&info, CONTENT_RANDOM, TRUE, t);
+      RefCounts rc = { {{0}}, 0, FALSE };
+      GstMessage *msg;
+      push_passthrough (hs.h, &fr);
+      ref_count (&rc, fr.buffer, &fr.info, formats[f]);
+      msg = pop_histogram (hs.bus);
+      fail_unless (msg != NULL);
+      check_message (gst_message_get_structure (msg), &rc, "all", 256, 1, 99,
+          1, launch);
+      gst_message_unref (msg);
+      gst_buffer_unref (fr.buffer);
+      hist_free (&hs);
+      g_free (launch);
+    }
+  g_unsetenv ("GST_CL_ZERO_COPY");
+}
+
+GST_END_TEST;
+
+/* channels=rgb on a luma-only format: one warning, no channels. */
+GST_START_TEST (test_missing_channels_warning)
+{
+  Hist hs = hist_new ("clhistogram channels=rgb", "GRAY8", 16, 16);
+  GstVideoInfo info = test_info ("GRAY8", 16, 16);
+  GstMessage *msg;
+  guint i, warnings = 0;
+
+  for (i = 0; i < 3; i++) {
+    TestFrame f = test_frame_new (&info, CONTENT_RANDOM, FALSE, i);
+    gboolean got = FALSE;
+    push_passthrough (hs.h, &f);
+    gst_buffer_unref (f.buffer);
+    while ((msg = gst_bus_pop_filtered (hs.bus,
+                GST_MESSAGE_WARNING | GST_MESSAGE_ELEMENT))) {
+      if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING) {
+        warnings++;
+      } else if (gst_structure_has_name (gst_message_get_structure (msg),
+              "clhistogram")) {
+        fail_unless_equals_int (gst_value_array_get_size
+            (gst_structure_get_value (gst_message_get_structure (msg),
+                    "channels")), 0);
+        got = TRUE;
+      }
+      gst_message_unref (msg);
+    }
+    fail_unless (got);
+  }
+  fail_unless_equals_int (warnings, 1);
+  hist_free (&hs);
+}
+
+GST_END_TEST;
+
+static Suite *
+clhistogram_suite (void)
+{
+  Suite *s = suite_create ("clhistogram");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 600);
+  suite_add_tcase (s, tc);
+  tcase_add_loop_test (tc, test_counts_and_statistics, 0,
+      G_N_ELEMENTS (all_formats) - 1);
+  tcase_add_test (tc, test_constant_frame);
+  tcase_add_loop_test (tc, test_interval_and_eos, 0, 2);
+  tcase_add_test (tc, test_no_messages);
+  tcase_add_loop_test (tc, test_tuning, 0, 2);
+  tcase_add_test (tc, test_missing_channels_warning);
+  return s;
+}
+
+TEST_MAIN (clhistogram);

@@ -1,0 +1,630 @@
+/* cllaplace tests: outputs compared with plain C references. */
+#include "common.h"
+
+#include <math.h>
+
+static const gint sizes[][2] = {
+  {1, 1}, {2, 3}, {17, 13}, {321, 241}, {1920, 1080}
+};
+
+enum
+{
+  MODE_SHARPEN,
+  MODE_EDGES,
+};
+
+typedef struct
+{
+  gint mode;
+  gdouble strength;
+} LapCase;
+
+/* the fractional strengths of the contract, in both modes */
+static const LapCase fractional[] = {
+  {MODE_SHARPEN, 0.3}, {MODE_SHARPEN, 2.5}, {MODE_SHARPEN, 0.75},
+  {MODE_EDGES, 0.3}, {MODE_EDGES, 2.5}, {MODE_EDGES, 0.75},
+};
+
+/* --- references ---------------------------------------------------------- */
+
+/* floor (n / d) for d > 0, whatever the sign of n */
+static gint
+floor_div (gint n, gint d)
+{
+  return n >= 0 ? n / d : -((-n + d - 1) / d);
+}
+
+/* The contract, sample by sample, written as plainly as possible: a cross
+ * check of the faster reference below on frames up to 321x241. */
+static guint8
+ref_plain (const TestPlane * s, gint x, gint y, gint c, gpointer data)
+{
+  const LapCase *lc = data;
+  gint i, j, l = 0;
+  gdouble v;
+  for (j = -1; j <= 1; j++)
+    for (i = -1; i <= 1; i++) {
+      gint yy = clampi (y + j, 0, s->height - 1);
+      gint xx = clampi (x + i, 0, s->width - 1);
+      gint p = s->data[(gsize) yy * s->stride + xx * s->step + c];
+      l += (i == 0 && j == 0) ? 8 * p : -p;
+    }
+  v = lc->mode == MODE_SHARPEN ?
+      s->data[(gsize) y * s->stride + x * s->step + c] + lc->strength * l :
+      lc->strength * fabs ((gdouble) l);
+  return (guint8) CLAMP (floor (v + 0.5), 0, 255);
+}
+
+/* The expected plane 0 of a frame, two ways (computed once per frame and
+ * case, with plain loops: per-sample callbacks are slow at 1080p):
+ * - dbl, the contract: round (c + strength * L) or round (strength * |L|)
+ *   in doubles, halves up, clamped; exact for strength 1;
+ * - fixed, what the element documents: strength in steps of 1/16384,
+ *   q = round (strength * 16384), strength * L = floor ((q * L + 8192) /
+ *   16384), so that every device gives the same bytes.
+ * L = 8 * c - (sum of the 8 neighbours), borders replicated. */
+typedef struct
+{
+  guint8 *fixed, *dbl;
+  gint width, height, step;
+} Expected;
+
+static Expected
+expected_new (GstBuffer * buf, const GstVideoInfo * info, const LapCase * lc)
+{
+  GstVideoFrame vf;
+  TestPlane s;
+  Expected e;
+  gint x, y, k, q = (gint) lrint (lc->strength * 16384);
+
+  fail_unless (gst_video_frame_map (&vf, info, buf, GST_MAP_READ));
+  s = test_plane (&vf, 0);
+  e.width = s.width;
+  e.height = s.height;
+  e.step = s.step;
+  e.fixed = g_malloc ((gsize) s.width * s.height * s.step);
+  e.dbl = g_malloc ((gsize) s.width * s.height * s.step);
+  for (y = 0; y < s.height; y++) {
+    const guint8 *ra = s.data + (gsize) MAX (y - 1, 0) * s.stride;
+    const guint8 *rb = s.data + (gsize) y * s.stride;
+    const guint8 *rc = s.data + (gsize) MIN (y + 1, s.height - 1) * s.stride;
+    for (x = 0; x < s.width; x++) {
+      gint xl = MAX (x - 1, 0) * s.step, xm = x * s.step;
+      gint xr = MIN (x + 1, s.width - 1) * s.step;
+      for (k = 0; k < s.step; k++) {
+        gint c = rb[xm + k];
+        gint sum8 = ra[xl + k] + ra[xm + k] + ra[xr + k] + rb[xl + k] +
+            rb[xr + k] + rc[xl + k] + rc[xm + k] + rc[xr + k];
+        gint l = 8 * c - sum8, fixed;
+        gdouble dbl;
+        gsize i = ((gsize) y * s.width + x) * s.step + k;
+        if (lc->mode == MODE_SHARPEN) {
+          fixed = c + floor_div (q * l + 8192, 16384);
+          dbl = floor (c + lc->strength * l + 0.5);
+        } else {
+          fixed = floor_div (q * ABS (l) + 8192, 16384);
+          dbl = floor (lc->strength * ABS (l) + 0.5);
+        }
+        e.fixed[i] = (guint8) clampi (fixed, 0, 255);
+        e.dbl[i] = (guint8) CLAMP (dbl, 0, 255);
+      }
+    }
+  }
+  gst_video_frame_unmap (&vf);
+  return e;
+}
+
+static void
+expected_free (Expected * e)
+{
+  g_free (e->fixed);
+  g_free (e->dbl);
+}
+
+/* --- helpers -------------------------------------------------------------- */
+
+/* Compares @out with the expected filtering of @in: plane 0 bit for bit
+ * with the fixed point reference and within @tolerance of the double one,
+ * the kept byte of each pixel (alpha, padding) and every other plane
+ * unchanged. Returns the number of mismatches (and logs the first ones). */
+static guint
+compare_expected (GstBuffer * inbuf, const GstVideoInfo * in_info,
+    GstBuffer * outbuf, const GstVideoInfo * out_info, const gchar * format,
+    const Expected * e, gint tolerance, const gchar * what)
+{
+  GstVideoFrame in, out;
+  TestPlane s, d;
+  gint step, keep, x, y, k;
+  guint p, bad = 0;
+
+  test_format_pixel (format, &step, &keep);
+  fail_unless (gst_video_frame_map (&in, in_info, inbuf, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&out, out_info, outbuf, GST_MAP_READ));
+  s = test_plane (&in, 0);
+  d = test_plane (&out, 0);
+  fail_unless_equals_int (s.step, step);
+  fail_unless_equals_int (e->step, step);
+  for (y = 0; y < s.height; y++) {
+    const guint8 *si = s.data + (gsize) y * s.stride;
+    const guint8 *dr = d.data + (gsize) y * d.stride;
+    const gsize row = (gsize) y * e->width * step;
+    for (x = 0; x < s.width * step; x += step)
+      for (k = 0; k < step; k++) {
+        gint got = dr[x + k], want, near;
+        if (k == keep)
+          want = near = si[x + k];
+        else
+          want = e->fixed[row + x + k], near = e->dbl[row + x + k];
+        if (got != want || ABS (got - near) > tolerance) {
+          if (bad < 5)
+            GST_ERROR ("%s: %s %dx%d at (%d,%d) byte %d: got %d, want %d "
+                "(double reference %d)", what, format, s.width, s.height,
+                x / step, y, k, got, want, near);
+          bad++;
+        }
+      }
+  }
+  for (p = 1; p < GST_VIDEO_FRAME_N_PLANES (&in); p++) {
+    TestPlane a = test_plane (&in, p), b = test_plane (&out, p);
+    for (y = 0; y < a.height; y++)
+      if (memcmp (a.data + (gsize) y * a.stride, b.data + (gsize) y *
+              b.stride, (gsize) a.width * a.step) != 0) {
+        if (bad < 5)
+          GST_ERROR ("%s: %s plane %u row %d changed", what, format, p, y);
+        bad++;
+      }
+  }
+  gst_video_frame_unmap (&out);
+  gst_video_frame_unmap (&in);
+  return bad;
+}
+
+/* Filters one frame of @format/@w x @ht with each of the @n harnesses @hs
+ * (launched as @whats) and checks every output. */
+static void
+check_frame (GstHarness ** hs, gchar ** whats, guint n, const gchar * format,
+    gint w, gint ht, TestContent content, gboolean padded, const LapCase * lc,
+    guint32 seed)
+{
+  GstVideoInfo info = test_info (format, w, ht);
+  TestFrame f = test_frame_new (&info, content, padded, w * 31 + ht + seed);
+  Expected e = expected_new (f.buffer, &f.info, lc);
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    GstBuffer *out = test_push_pull (hs[i], &f);
+    guint bad;
+    fail_unless (out != NULL);
+    bad = compare_expected (f.buffer, &f.info, out, &info, format, &e,
+        lc->strength == 1.0 ? 0 : 1, whats[i]);
+    if (w * ht <= 321 * 241)
+      bad += test_compare (f.buffer, &f.info, out, &info, format, ref_plain,
+          (gpointer) lc, lc->strength == 1.0 ? 0 : 1, whats[i]);
+    fail_unless (bad == 0, "%s: %s %dx%d (%s, %s): %u samples differ",
+        whats[i], format, w, ht, content == CONTENT_RANDOM ? "random" :
+        "structured", padded ? "padded strides" : "default strides", bad);
+    gst_buffer_unref (out);
+  }
+  expected_free (&e);
+  gst_buffer_unref (f.buffer);
+}
+
+static void
+check_one (GstHarness * h, const gchar * format, gint w, gint ht,
+    TestContent content, gboolean padded, const LapCase * lc, guint32 seed,
+    const gchar * what)
+{
+  gchar *whats[1] = { (gchar *) what };
+  check_frame (&h, whats, 1, format, w, ht, content, padded, lc, seed);
+}
+
+/* "mode=... strength=..." for @lc */
+static gchar *
+case_props (const LapCase * lc)
+{
+  gchar s[G_ASCII_DTOSTR_BUF_SIZE];
+  return g_strdup_printf ("mode=%s strength=%s",
+      lc->mode == MODE_SHARPEN ? "sharpen" : "edges",
+      g_ascii_formatd (s, sizeof (s), "%g", lc->strength));
+}
+
+static GstHarness *
+harness_for (const gchar * launch, const gchar * format, gint w, gint h)
+{
+  GstHarness *hs = gst_harness_new_parse (launch);
+  gchar *caps = test_caps_string (format, w, h);
+  gst_harness_set_caps_str (hs, caps, caps);
+  g_free (caps);
+  return hs;
+}
+
+static void
+set_caps (GstHarness * h, const gchar * format, gint w, gint ht)
+{
+  gchar *caps = test_caps_string (format, w, ht);
+  gst_harness_set_src_caps_str (h, caps);
+  gst_harness_set_sink_caps_str (h, caps);
+  g_free (caps);
+}
+
+/* One element per memory kind, fed the same frames (each checked against
+ * a reference computed once). */
+typedef struct
+{
+  GstHarness *h[2];
+  gchar *what[2];
+} Pair;
+
+static Pair
+pair_new (const gchar * props, const gchar * format, gint w, gint ht)
+{
+  Pair p;
+  guint m;
+  for (m = 0; m < 2; m++) {
+    p.what[m] = g_strdup_printf ("cllaplace memory=%s%s%s", memory_kinds[m],
+        *props ? " " : "", props);
+    p.h[m] = harness_for (p.what[m], format, w, ht);
+  }
+  return p;
+}
+
+static void
+pair_set_caps (Pair * p, const gchar * format, gint w, gint ht)
+{
+  set_caps (p->h[0], format, w, ht);
+  set_caps (p->h[1], format, w, ht);
+}
+
+static void
+pair_check (Pair * p, const gchar * format, gint w, gint ht,
+    TestContent content, gboolean padded, const LapCase * lc, guint32 seed)
+{
+  check_frame (p->h, p->what, 2, format, w, ht, content, padded, lc, seed);
+}
+
+static void
+pair_free (Pair * p)
+{
+  guint m;
+  for (m = 0; m < 2; m++) {
+    gst_harness_teardown (p->h[m]);
+    g_free (p->what[m]);
+  }
+}
+
+/* Both memory kinds go through every size (so caps change mid-stream too),
+ * on random and structured content. With @props NULL the properties are
+ * set from @lc, else @props is the whole property list. Without
+ * @big_structured the 1920x1080 frame is random content only. */
+static void
+check_all_sizes (const gchar * format, const LapCase * lc, const gchar * props,
+    gboolean big_structured)
+{
+  gchar *cprops = props ? g_strdup (props) : case_props (lc);
+  Pair p = pair_new (cprops, format, sizes[0][0], sizes[0][1]);
+  guint s;
+
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    gboolean big = sizes[s][0] >= 1920;
+    pair_set_caps (&p, format, sizes[s][0], sizes[s][1]);
+    pair_check (&p, format, sizes[s][0], sizes[s][1], CONTENT_RANDOM, FALSE,
+        lc, 0);
+    if (!big || big_structured)
+      pair_check (&p, format, sizes[s][0], sizes[s][1], CONTENT_STRUCTURED,
+          FALSE, lc, 0);
+  }
+  pair_free (&p);
+  g_free (cprops);
+}
+
+/* Whether two frames hold the same samples in every plane (row padding,
+ * which nothing writes, is left out). */
+static gboolean
+same_frames (const GstVideoInfo * info, GstBuffer * a, GstBuffer * b)
+{
+  GstVideoFrame fa, fb;
+  gboolean same = TRUE;
+  guint p;
+  gint y;
+
+  fail_unless (gst_video_frame_map (&fa, info, a, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fb, info, b, GST_MAP_READ));
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&fa); p++) {
+    TestPlane pa = test_plane (&fa, p), pb = test_plane (&fb, p);
+    for (y = 0; y < pa.height; y++)
+      if (memcmp (pa.data + (gsize) y * pa.stride,
+              pb.data + (gsize) y * pb.stride, (gsize) pa.width * pa.step)) {
+        GST_ERROR ("plane %u row %d differs", p, y);
+        same = FALSE;
+        break;
+      }
+  }
+  gst_video_frame_unmap (&fb);
+  gst_video_frame_unmap (&fa);
+  return same;
+}
+
+/* --- tests ---------------------------------------------------------------- */
+
+/* The defaults (no property set) are the exact sharpen clamp (9c - sum8),
+ * for every format, memory kind and size. */
+GST_START_TEST (test_default_exact)
+{
+  static const LapCase lc = { MODE_SHARPEN, 1.0 };
+  check_all_sizes (all_formats[__i__], &lc, "", TRUE);
+}
+
+GST_END_TEST;
+
+/* mode=edges at strength 1 is the exact clamp (|8c - sum8|). */
+GST_START_TEST (test_edges_exact)
+{
+  static const LapCase lc = { MODE_EDGES, 1.0 };
+  check_all_sizes (all_formats[__i__], &lc, "mode=edges", TRUE);
+}
+
+GST_END_TEST;
+
+/* Fractional strengths in both modes round to nearest. */
+GST_START_TEST (test_fractional_strengths)
+{
+  guint c;
+  for (c = 0; c < G_N_ELEMENTS (fractional); c++)
+    check_all_sizes (all_formats[__i__], &fractional[c], NULL, FALSE);
+}
+
+GST_END_TEST;
+
+/* Input whose GstVideoMeta has strides and plane offsets of its own. */
+GST_START_TEST (test_padded_strides)
+{
+  static const LapCase cases[] = {
+    {MODE_SHARPEN, 1.0}, {MODE_EDGES, 1.0}, {MODE_SHARPEN, 0.75},
+    {MODE_EDGES, 2.5},
+  };
+  static const gint psizes[][2] = { {1, 1}, {2, 3}, {17, 13}, {321, 241} };
+  const gchar *format = all_formats[__i__];
+  guint c, s;
+
+  for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+    gchar *props = case_props (&cases[c]);
+    Pair p = pair_new (props, format, 1, 1);
+    for (s = 0; s < G_N_ELEMENTS (psizes); s++) {
+      pair_set_caps (&p, format, psizes[s][0], psizes[s][1]);
+      pair_check (&p, format, psizes[s][0], psizes[s][1],
+          s % 2 ? CONTENT_STRUCTURED : CONTENT_RANDOM, TRUE, &cases[c], c);
+    }
+    pair_free (&p);
+    g_free (props);
+  }
+}
+
+GST_END_TEST;
+
+/* Every kernel shape and tuning value, and the copying path of discrete
+ * GPUs, give the same output. */
+GST_START_TEST (test_tuning_and_paths)
+{
+  static const gchar *tunings[] = {
+    "kernel-shape=strips", "kernel-shape=tiles",
+    "kernel-shape=strips rows-per-item=3 pixels-per-item=37",
+    "kernel-shape=strips work-group-size=4 rows-per-item=1",
+    "kernel-shape=tiles pixels-per-item=5 rows-per-item=7 work-group-size=16",
+    "kernel-shape=tiles work-group-size=1",
+  };
+  static const LapCase cases[] = {
+    {MODE_SHARPEN, 1.0}, {MODE_EDGES, 1.0}, {MODE_SHARPEN, 0.3},
+    {MODE_EDGES, 2.5},
+  };
+  static const gchar *formats[] = { "GRAY8", "RGB", "RGBA", "ABGR", "I420" };
+  const gchar *format = formats[__i__ % G_N_ELEMENTS (formats)];
+  gboolean copies = __i__ >= (gint) G_N_ELEMENTS (formats);
+  guint t, c;
+
+  if (copies)
+    g_setenv ("GST_CL_ZERO_COPY", "0", TRUE);
+  for (t = 0; t < G_N_ELEMENTS (tunings); t++)
+    for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+      gchar *cp = case_props (&cases[c]);
+      gchar *props = g_strdup_printf ("%s %s", cp, tunings[t]);
+      Pair p = pair_new (props, format, 83, 29);
+      pair_check (&p, format, 83, 29, CONTENT_RANDOM, TRUE, &cases[c], t);
+      pair_set_caps (&p, format, 1, 1);
+      pair_check (&p, format, 1, 1, CONTENT_RANDOM, FALSE, &cases[c], t);
+      pair_set_caps (&p, format, 50, 3);
+      pair_check (&p, format, 50, 3, CONTENT_STRUCTURED, FALSE, &cases[c], t);
+      pair_free (&p);
+      g_free (props);
+      g_free (cp);
+    }
+  g_unsetenv ("GST_CL_ZERO_COPY");
+}
+
+GST_END_TEST;
+
+/* memory=image and memory=buffer give identical buffers. */
+GST_START_TEST (test_image_equals_buffer)
+{
+  static const LapCase cases[] = {
+    {MODE_SHARPEN, 1.0}, {MODE_EDGES, 1.0}, {MODE_SHARPEN, 0.3},
+    {MODE_EDGES, 0.75}, {MODE_SHARPEN, 16.0}, {MODE_EDGES, 0.0},
+  };
+  static const gchar *formats[] = { "GRAY8", "RGB", "RGBA", "BGRx", "xRGB",
+    "NV12"
+  };
+  guint f, c;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++)
+    for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+      GstVideoInfo info = test_info (formats[f], 321, 241);
+      TestFrame fr = test_frame_new (&info, c % 2 ? CONTENT_STRUCTURED :
+          CONTENT_RANDOM, FALSE, c);
+      GstBuffer *outs[2];
+      guint m;
+      for (m = 0; m < 2; m++) {
+        gchar *props = case_props (&cases[c]);
+        gchar *launch = g_strdup_printf ("cllaplace memory=%s %s",
+            memory_kinds[m], props);
+        GstHarness *h = harness_for (launch, formats[f], 321, 241);
+        g_free (props);
+        outs[m] = test_push_pull (h, &fr);
+        gst_harness_teardown (h);
+        g_free (launch);
+      }
+      fail_unless (same_frames (&info, outs[0], outs[1]),
+          "image and buffer differ for %s, case %u", formats[f], c);
+      gst_buffer_unref (outs[0]);
+      gst_buffer_unref (outs[1]);
+      gst_buffer_unref (fr.buffer);
+    }
+}
+
+GST_END_TEST;
+
+/* mode and strength change between frames while playing, including the
+ * ends of the strength range. */
+GST_START_TEST (test_properties_mid_stream)
+{
+  static const LapCase steps[] = {
+    {MODE_SHARPEN, 1.0}, {MODE_EDGES, 1.0}, {MODE_SHARPEN, 0.3},
+    {MODE_EDGES, 2.5}, {MODE_SHARPEN, 16.0}, {MODE_EDGES, 16.0},
+    {MODE_SHARPEN, 0.0}, {MODE_EDGES, 0.0}, {MODE_EDGES, 0.75},
+    {MODE_SHARPEN, 1.0},
+  };
+  const gchar *mem = memory_kinds[__i__ / 2];
+  const gchar *format = __i__ % 2 ? "GRAY8" : "RGBx";
+  gchar *launch = g_strdup_printf ("cllaplace memory=%s", mem);
+  GstHarness *h = harness_for (launch, format, 64, 40);
+  GstElement *e = gst_harness_find_element (h, "cllaplace");
+  guint s;
+
+  fail_unless (e != NULL);
+  for (s = 0; s < G_N_ELEMENTS (steps); s++) {
+    gst_util_set_object_arg (G_OBJECT (e), "mode",
+        steps[s].mode == MODE_SHARPEN ? "sharpen" : "edges");
+    g_object_set (e, "strength", steps[s].strength, NULL);
+    check_one (h, format, 64, 40, s % 2 ? CONTENT_STRUCTURED :
+        CONTENT_RANDOM, FALSE, &steps[s], s, launch);
+  }
+  gst_object_unref (e);
+  gst_harness_teardown (h);
+  g_free (launch);
+}
+
+GST_END_TEST;
+
+/* The property specs and metadata the interface names. */
+GST_START_TEST (test_properties_and_metadata)
+{
+  GstElement *e = gst_element_factory_make ("cllaplace", NULL);
+  GObjectClass *klass;
+  GParamSpec *p;
+  GEnumClass *ec;
+  const GParamFlags live = GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING
+      | G_PARAM_READWRITE;
+  gint mode;
+  gdouble strength;
+
+  fail_unless (e != NULL);
+  fail_unless_equals_string (gst_element_class_get_metadata
+      (GST_ELEMENT_GET_CLASS (e), GST_ELEMENT_METADATA_KLASS),
+      "Filter/Effect/Video");
+  klass = G_OBJECT_GET_CLASS (e);
+
+  p = g_object_class_find_property (klass, "mode");
+  fail_unless (p != NULL && G_IS_PARAM_SPEC_ENUM (p));
+  fail_unless_equals_string (g_type_name (p->value_type), "GstClLaplaceMode");
+  fail_unless ((p->flags & live) == live);
+  ec = G_PARAM_SPEC_ENUM (p)->enum_class;
+  fail_unless_equals_int (ec->n_values, 2);
+  fail_unless (g_enum_get_value_by_nick (ec, "sharpen") != NULL);
+  fail_unless (g_enum_get_value_by_nick (ec, "edges") != NULL);
+  fail_unless_equals_int (G_PARAM_SPEC_ENUM (p)->default_value,
+      g_enum_get_value_by_nick (ec, "sharpen")->value);
+
+  p = g_object_class_find_property (klass, "strength");
+  fail_unless (p != NULL && G_IS_PARAM_SPEC_DOUBLE (p));
+  fail_unless ((p->flags & live) == live);
+  fail_unless_equals_float (G_PARAM_SPEC_DOUBLE (p)->minimum, 0.0);
+  fail_unless_equals_float (G_PARAM_SPEC_DOUBLE (p)->maximum, 16.0);
+  fail_unless_equals_float (G_PARAM_SPEC_DOUBLE (p)->default_value, 1.0);
+
+  /* the shared properties come from the base class */
+  fail_unless (g_object_class_find_property (klass, "memory") != NULL);
+  fail_unless (g_object_class_find_property (klass, "profiling") != NULL);
+
+  gst_util_set_object_arg (G_OBJECT (e), "mode", "edges");
+  g_object_set (e, "strength", 2.5, NULL);
+  g_object_get (e, "mode", &mode, "strength", &strength, NULL);
+  fail_unless_equals_int (mode, g_enum_get_value_by_nick (ec,
+          "edges")->value);
+  fail_unless_equals_float (strength, 2.5);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* cl-profile messages report kernel time. */
+GST_START_TEST (test_profiling)
+{
+  GstHarness *h = harness_for ("cllaplace profiling=true", "GRAY8", 64, 48);
+  GstBus *bus = gst_bus_new ();
+  GstVideoInfo info = test_info ("GRAY8", 64, 48);
+  GstMessage *msg;
+  guint i, frames = 0;
+  guint64 kernel_ns = 0;
+
+  gst_element_set_bus (h->element, bus);
+  for (i = 0; i < 25; i++) {
+    TestFrame f = test_frame_new (&info, CONTENT_RANDOM, FALSE, i);
+    GST_BUFFER_PTS (f.buffer) = i * GST_SECOND / 10;
+    GST_BUFFER_DURATION (f.buffer) = GST_SECOND / 10;
+    gst_buffer_unref (test_push_pull (h, &f));
+    gst_buffer_unref (f.buffer);
+  }
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT))) {
+    const GstStructure *s = gst_message_get_structure (msg);
+    if (gst_structure_has_name (s, "cl-profile")) {
+      guint n;
+      guint64 k;
+      fail_unless (gst_structure_get (s, "frames", G_TYPE_UINT, &n,
+              "kernel-ns", G_TYPE_UINT64, &k, NULL));
+      frames += n;
+      kernel_ns += k;
+    }
+    gst_message_unref (msg);
+  }
+  fail_unless (frames >= 10, "profiled %u frames", frames);
+  fail_unless (kernel_ns > 0);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+static Suite *
+cllaplace_suite (void)
+{
+  Suite *s = suite_create ("cllaplace");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 600);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_properties_and_metadata);
+  tcase_add_loop_test (tc, test_default_exact, 0,
+      G_N_ELEMENTS (all_formats) - 1);
+  tcase_add_loop_test (tc, test_edges_exact, 0,
+      G_N_ELEMENTS (all_formats) - 1);
+  tcase_add_loop_test (tc, test_fractional_strengths, 0,
+      G_N_ELEMENTS (all_formats) - 1);
+  tcase_add_loop_test (tc, test_padded_strides, 0,
+      G_N_ELEMENTS (all_formats) - 1);
+  tcase_add_loop_test (tc, test_tuning_and_paths, 0, 10);
+  tcase_add_test (tc, test_image_equals_buffer);
+  tcase_add_loop_test (tc, test_properties_mid_stream, 0, 4);
+  tcase_add_test (tc, test_profiling);
+  return s;
+}
+
+TEST_MAIN (cllaplace);
