@@ -295,7 +295,8 @@ gst_cl_base_filter_stop (GstBaseTransform * trans)
 
   if (priv->queue)
     clFinish (priv->queue);
-  if (priv->set_up && klass->cleanup)
+  /* also after a failed setup: cleanup releases what setup created */
+  if (klass->cleanup)
     klass->cleanup (self);
   priv->set_up = FALSE;
   gst_cl_plane_store_clear (&priv->in_store);

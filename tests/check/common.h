@@ -7,6 +7,9 @@
  */
 #pragma once
 
+/* each test program uses some of these helpers */
+#pragma GCC diagnostic ignored "-Wunused-function"
+
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
