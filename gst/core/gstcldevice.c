@@ -292,6 +292,8 @@ device_new (Candidate * c, GError ** error)
         NULL);
     self->compute_units = MAX (cu, 1);
   }
+  clGetDeviceInfo (c->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof (cl_ulong),
+      &self->max_alloc, NULL);
   if (!self->image_support)
     self->image2d_max_width = self->image2d_max_height = 0;
   GST_INFO_OBJECT (self, "opened %u.%u \"%s\" (%s, %s), driver %s, "

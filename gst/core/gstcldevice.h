@@ -36,6 +36,7 @@ struct _GstClDevice
   cl_ulong local_mem_size;
   gsize max_work_group_size;
   guint compute_units;           /* CL_DEVICE_MAX_COMPUTE_UNITS */
+  cl_ulong max_alloc;           /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
 
   /*< private >*/
   GMutex lock;

@@ -119,6 +119,17 @@ gst_cl_plane_store_configure (GstClPlaneStore * store, GstClDevice * device,
   store->output = output;
   store->row_bytes = gst_cl_layout_row_bytes (info, plane);
   plane_pixel (info, plane, &step, &alpha);
+  {
+    guint64 bytes = (guint64) GST_VIDEO_INFO_PLANE_STRIDE (info, plane) *
+        gst_cl_layout_plane_rows (info, plane);
+    if (device->max_alloc && bytes > device->max_alloc) {
+      g_set_error (error, GST_CL_ERROR, GST_CL_ERROR_FAILED,
+          "a plane of %" G_GUINT64_FORMAT " bytes exceeds the largest "
+          "memory object of device \"%s\" (%" G_GUINT64_FORMAT " bytes)",
+          bytes, device->name, (guint64) device->max_alloc);
+      return FALSE;
+    }
+  }
   d->is_image = image;
   d->width = store->row_bytes / step;
   d->height = gst_cl_layout_plane_rows (info, plane);
