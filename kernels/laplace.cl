@@ -85,13 +85,31 @@ lap_vector (const __global uchar * a, const __global uchar * b,
       (int16) (14));
 }
 
+/* scalar bytes [x, end) of a row: the borders, outside the hot loop */
+inline void
+lap_scalar (const __global uchar * a, const __global uchar * b,
+    const __global uchar * c, __global uchar * o, int x, int end, int step,
+    int alpha, int units, int mode, int q)
+{
+  int comp = x % step;
+  for (; x < end; x++) {
+    o[x] = comp == alpha ? b[x] : lap_sample (a, b, c, x, step, units, mode,
+        q);
+    if (++comp == step)
+      comp = 0;
+  }
+}
+
 inline __attribute__ ((always_inline)) void
 lap_rows (__global const uchar * src, int src_stride, __global uchar * dst,
     int dst_stride, int units, int height, int step, int alpha, int x0,
     int x1, int y0, int y1, int mode, int q, const int variant)
 {
   const uchar16 amask = gst_cl_alpha_mask16 (alpha, step);
-  /* vectors of 16 start in [vlo, vhi]: all their neighbours are inside */
+  /* vectors of 16 starting in [vlo, vhi] have all their neighbours inside
+   * the row; the last one may overlap the one before (same values). vhi
+   * keeps the alpha lanes aligned: units and x1 are multiples of the pixel
+   * size whenever there is an alpha byte. */
   const int vlo = max (x0, step);
   const int vhi = min (x1, units - step) - 16;
 
@@ -100,17 +118,20 @@ lap_rows (__global const uchar * src, int src_stride, __global uchar * dst,
     const __global uchar *b = src + (size_t) y * src_stride;
     const __global uchar *c = src + (size_t) min (y + 1, height - 1) * src_stride;
     __global uchar *o = dst + (size_t) y * dst_stride;
-    int x = x0;
 
-    for (; x < x1 && x < vlo; x++)
-      o[x] = (alpha >= 0 && x % step == alpha) ? b[x] :
-          lap_sample (a, b, c, x, step, units, mode, q);
-    for (; x <= vhi; x += 16)
+    if (vhi < vlo) {            /* narrow: no room for a vector */
+      lap_scalar (a, b, c, o, x0, x1, step, alpha, units, mode, q);
+      continue;
+    }
+    if (x0 < vlo)
+      lap_scalar (a, b, c, o, x0, vlo, step, alpha, units, mode, q);
+    for (int x = vlo; x < vhi; x += 16)
       STORE_UC16 (o + x, bitselect (lap_vector (a, b, c, x, step, variant, q),
               LOAD_UC16 (b + x), amask));
-    for (; x < x1; x++)
-      o[x] = (alpha >= 0 && x % step == alpha) ? b[x] :
-          lap_sample (a, b, c, x, step, units, mode, q);
+    STORE_UC16 (o + vhi, bitselect (lap_vector (a, b, c, vhi, step, variant,
+                q), LOAD_UC16 (b + vhi), amask));
+    if (vhi + 16 < x1)
+      lap_scalar (a, b, c, o, vhi + 16, x1, step, alpha, units, mode, q);
   }
 }
 

@@ -365,12 +365,52 @@ GST_START_TEST (test_edges_exact)
 
 GST_END_TEST;
 
-/* Fractional strengths in both modes round to nearest. */
+/* Sets mode and strength of both elements of @p (while playing). */
+static void
+pair_set_case (Pair * p, const LapCase * lc)
+{
+  guint m;
+  for (m = 0; m < 2; m++) {
+    GstElement *e = gst_harness_find_element (p->h[m], "cllaplace");
+    fail_unless (e != NULL);
+    gst_util_set_object_arg (G_OBJECT (e), "mode",
+        lc->mode == MODE_SHARPEN ? "sharpen" : "edges");
+    g_object_set (e, "strength", lc->strength, NULL);
+    gst_object_unref (e);
+  }
+}
+
+/* Fractional strengths in both modes round to nearest. One element per
+ * memory kind goes through every size and, at each size, every strength
+ * (set while playing); the 1920x1080 frame is random content only. */
 GST_START_TEST (test_fractional_strengths)
 {
-  guint c;
-  for (c = 0; c < G_N_ELEMENTS (fractional); c++)
-    check_all_sizes (all_formats[__i__], &fractional[c], NULL, FALSE);
+  const gchar *format = all_formats[__i__];
+  Pair p = pair_new ("", format, sizes[0][0], sizes[0][1]);
+  guint c, s;
+
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    gboolean big = sizes[s][0] >= 1920;
+    pair_set_caps (&p, format, sizes[s][0], sizes[s][1]);
+    for (c = 0; c < G_N_ELEMENTS (fractional); c++) {
+      gchar *props = case_props (&fractional[c]);
+      guint m;
+      pair_set_case (&p, &fractional[c]);
+      /* name the case in failure messages */
+      for (m = 0; m < 2; m++) {
+        g_free (p.what[m]);
+        p.what[m] = g_strdup_printf ("cllaplace memory=%s %s",
+            memory_kinds[m], props);
+      }
+      pair_check (&p, format, sizes[s][0], sizes[s][1], CONTENT_RANDOM, FALSE,
+          &fractional[c], c);
+      if (!big)
+        pair_check (&p, format, sizes[s][0], sizes[s][1], CONTENT_STRUCTURED,
+            FALSE, &fractional[c], c);
+      g_free (props);
+    }
+  }
+  pair_free (&p);
 }
 
 GST_END_TEST;
@@ -489,13 +529,15 @@ GST_START_TEST (test_properties_mid_stream)
     {MODE_SHARPEN, 1.0}, {MODE_EDGES, 1.0}, {MODE_SHARPEN, 0.3},
     {MODE_EDGES, 2.5}, {MODE_SHARPEN, 16.0}, {MODE_EDGES, 16.0},
     {MODE_SHARPEN, 0.0}, {MODE_EDGES, 0.0}, {MODE_EDGES, 0.75},
-    {MODE_SHARPEN, 1.0},
+    /* strength * 16384 with a fraction: rounded, not truncated */
+    {MODE_SHARPEN, 1.7}, {MODE_EDGES, 3.1234}, {MODE_SHARPEN, 1.0},
   };
   const gchar *mem = memory_kinds[__i__ / 2];
   const gchar *format = __i__ % 2 ? "GRAY8" : "RGBx";
   gchar *launch = g_strdup_printf ("cllaplace memory=%s", mem);
   GstHarness *h = harness_for (launch, format, 64, 40);
   GstElement *e = gst_harness_find_element (h, "cllaplace");
+  gchar *props, *what;
   guint s;
 
   fail_unless (e != NULL);
@@ -503,8 +545,12 @@ GST_START_TEST (test_properties_mid_stream)
     gst_util_set_object_arg (G_OBJECT (e), "mode",
         steps[s].mode == MODE_SHARPEN ? "sharpen" : "edges");
     g_object_set (e, "strength", steps[s].strength, NULL);
+    props = case_props (&steps[s]);
+    what = g_strdup_printf ("%s, then %s", launch, props);
     check_one (h, format, 64, 40, s % 2 ? CONTENT_STRUCTURED :
-        CONTENT_RANDOM, FALSE, &steps[s], s, launch);
+        CONTENT_RANDOM, FALSE, &steps[s], s, what);
+    g_free (what);
+    g_free (props);
   }
   gst_object_unref (e);
   gst_harness_teardown (h);
