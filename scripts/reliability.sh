@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The reliability checks beyond the test suite (CI runs them after it):
+#   1. the gst-check suites built with AddressSanitizer + UndefinedBehaviorSanitizer
+#      (build-asan/, meson's b_sanitize option);
+#   2. libFuzzer on the frame layout validation (scripts/fuzz.sh);
+#   3. valgrind memcheck on a subset, with the project's suppressions for
+#      POCL, LLVM and the ICD loader (tests/valgrind.supp).
+# Usage: scripts/reliability.sh [asan] [fuzz] [valgrind]   (default: all three)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+steps=${*:-asan fuzz valgrind}
+status=0
+results=build/reliability-results.txt
+mkdir -p build
+: > "$results"
+
+record() {   # record NAME RC
+  if [ "$2" -eq 0 ]; then echo "PASS $1" >> "$results"; else echo "FAIL $1" >> "$results"; status=1; fi
+}
+
+for step in $steps; do
+  case $step in
+    asan)
+      [ -f build-asan/build.ninja ] || \
+        meson setup build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
+      ninja -C build-asan
+      # leaks are checked by the OpenCL layer counts and valgrind; LSan
+      # would report the process-lifetime caches of GLib and POCL
+      ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:detect_odr_violation=0 \
+      UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+      GST_REGISTRY_FORK=no \
+        meson test -C build-asan --print-errorlogs --suite check
+      record asan $?
+      ;;
+    fuzz)
+      scripts/fuzz.sh "${FUZZ_SECONDS:-60}"
+      record fuzz $?
+      ;;
+    valgrind)
+      # the suppressions cover what POCL, LLVM, the ICD loader and GLib's
+      # type system keep for the life of the process
+      # only the plugin under test is loaded (no system plugins, whose
+      # own leaks are not ours)
+      mkdir -p build/tests/no-system-plugins
+      export GST_PLUGIN_SYSTEM_PATH_1_0=$PWD/build/tests/no-system-plugins
+      export GST_REGISTRY_1_0=$PWD/build/tests/registry-valgrind.bin
+      export GST_PLUGIN_PATH_1_0=$PWD/build/gst
+      export POCL_CACHE_DIR=$PWD/build/tests/pocl-cache
+      export GST_REGISTRY_FORK=no CK_FORK=no G_SLICE=always-malloc
+      vg_status=0
+      for run in "check-clgaussian test_two_instances,test_short_buffer_dropped,test_properties_mid_stream" \
+                 "check-cllaplace test_properties_mid_stream,test_properties_and_metadata" \
+                 "check-clhistogram test_interval_and_eos,test_missing_channels_warning" \
+                 "check-badinput"; do
+        set -- $run
+        if [ -n "${2:-}" ]; then export GST_CHECKS=$2; else unset GST_CHECKS; fi
+        echo "valgrind: $1 ${GST_CHECKS:-(all)}"
+        valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite \
+          --show-leak-kinds=definite --suppressions=tests/valgrind.supp \
+          --num-callers=30 "build/tests/$1" || vg_status=1
+      done
+      unset GST_CHECKS
+      record valgrind $vg_status
+      ;;
+  esac
+done
+cat "$results"
+exit $status
