@@ -64,12 +64,38 @@ g3_vector (const __global uchar * a, const __global uchar * b,
   STORE_UC16 (o + x, bitselect (res, LOAD_UC16 (b + x), amask));
 }
 
+/* Two output rows (b and c) from four source rows: the horizontal sums of
+ * the two middle rows serve both outputs, so 12 loads give 32 bytes. */
+inline void
+g3_vector2 (const __global uchar * a, const __global uchar * b,
+    const __global uchar * c, const __global uchar * d, __global uchar * o1,
+    __global uchar * o2, int x, int step, uchar16 amask)
+{
+  const ushort16 bm = convert_ushort16 (LOAD_UC16 (b + x));
+  const ushort16 cm = convert_ushort16 (LOAD_UC16 (c + x));
+  const ushort16 ha = convert_ushort16 (LOAD_UC16 (a + x - step)) +
+      (convert_ushort16 (LOAD_UC16 (a + x)) << (ushort16) (1)) +
+      convert_ushort16 (LOAD_UC16 (a + x + step));
+  const ushort16 hb = convert_ushort16 (LOAD_UC16 (b + x - step)) +
+      (bm << (ushort16) (1)) + convert_ushort16 (LOAD_UC16 (b + x + step));
+  const ushort16 hc = convert_ushort16 (LOAD_UC16 (c + x - step)) +
+      (cm << (ushort16) (1)) + convert_ushort16 (LOAD_UC16 (c + x + step));
+  const ushort16 hd = convert_ushort16 (LOAD_UC16 (d + x - step)) +
+      (convert_ushort16 (LOAD_UC16 (d + x)) << (ushort16) (1)) +
+      convert_ushort16 (LOAD_UC16 (d + x + step));
+  const ushort16 mid = hb + hc + (ushort16) (8);
+  const uchar16 r1 = convert_uchar16 ((ha + hb + mid) >> (ushort16) (4));
+  const uchar16 r2 = convert_uchar16 ((mid + hc + hd) >> (ushort16) (4));
+  STORE_UC16 (o1 + x, bitselect (r1, convert_uchar16 (bm), amask));
+  STORE_UC16 (o2 + x, bitselect (r2, convert_uchar16 (cm), amask));
+}
+
 __kernel void
 gaussian3_buffer (__global const uchar * src, int src_stride,
     __global uchar * dst, int dst_stride, int units, int height, int step,
     int alpha, int chunk, int rows)
 {
-  int x0, x1, y0, y1;
+  int x0, x1, y0, y1, x, y;
   if (!gst_cl_work_rect (units, height, chunk, rows, &x0, &x1, &y0, &y1))
     return;
   const uchar16 amask = gst_cl_alpha_mask16 (alpha, step);
@@ -80,19 +106,40 @@ gaussian3_buffer (__global const uchar * src, int src_stride,
   const int vlo = max (x0, step);
   const int vhi = min (x1, units - step) - 16;
 
-  for (int y = y0; y < y1; y++) {
+  /* pairs of rows */
+  for (y = y0; y + 1 < y1 && vhi >= vlo; y += 2) {
+    const __global uchar *a = src + (size_t) max (y - 1, 0) * src_stride;
+    const __global uchar *b = src + (size_t) y * src_stride;
+    const __global uchar *c = b + src_stride;
+    const __global uchar *d = src + (size_t) min (y + 2, height - 1) * src_stride;
+    __global uchar *o1 = dst + (size_t) y * dst_stride;
+    __global uchar *o2 = o1 + dst_stride;
+
+    if (x0 < vlo) {
+      g3_scalar (a, b, c, o1, x0, vlo, step, alpha, units);
+      g3_scalar (b, c, d, o2, x0, vlo, step, alpha, units);
+    }
+    for (x = vlo; x < vhi; x += 16)
+      g3_vector2 (a, b, c, d, o1, o2, x, step, amask);
+    g3_vector2 (a, b, c, d, o1, o2, vhi, step, amask);
+    if (vhi + 16 < x1) {
+      g3_scalar (a, b, c, o1, vhi + 16, x1, step, alpha, units);
+      g3_scalar (b, c, d, o2, vhi + 16, x1, step, alpha, units);
+    }
+  }
+  /* the last row, or every row of narrow chunks */
+  for (; y < y1; y++) {
     const __global uchar *a = src + (size_t) max (y - 1, 0) * src_stride;
     const __global uchar *b = src + (size_t) y * src_stride;
     const __global uchar *c = src + (size_t) min (y + 1, height - 1) * src_stride;
     __global uchar *o = dst + (size_t) y * dst_stride;
-    int x = x0;
 
     if (vhi < vlo) {            /* narrow: no room for a vector */
       g3_scalar (a, b, c, o, x0, x1, step, alpha, units);
       continue;
     }
-    if (x < vlo)
-      g3_scalar (a, b, c, o, x, vlo, step, alpha, units);
+    if (x0 < vlo)
+      g3_scalar (a, b, c, o, x0, vlo, step, alpha, units);
     for (x = vlo; x < vhi; x += 16)
       g3_vector (a, b, c, o, x, step, amask);
     g3_vector (a, b, c, o, vhi, step, amask);
