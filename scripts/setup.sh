@@ -15,6 +15,8 @@ packages=(
   ocl-icd-libopencl1 pocl-opencl-icd clinfo
   # tests, demo and examples: Python bindings, NumPy, OpenCV, sample photos
   python3-gi python3-gst-1.0 python3-numpy python3-opencv python3-skimage
+  # examples: pictures from Python (examples/python/)
+  python3-matplotlib
   # reliability checks (scripts/reliability.sh): libFuzzer, valgrind
   clang libclang-rt-14-dev valgrind
 )
