@@ -529,6 +529,10 @@ analyze_frame (GstClBaseFilter * self, GstVideoFrame * frame)
     g_clear_error (&err);
     return GST_FLOW_ERROR;
   }
+  /* the upload may still read the frame if the element enqueued nothing
+   * that waits for it (e.g. no channel to count): the frame is unmapped
+   * next */
+  clFinish (priv->queue);
   gst_cl_plane_store_end_frame (&priv->in_store);
   if (profiling)
     account_profile (self, frame->buffer, up, kev, n_kev, down);
