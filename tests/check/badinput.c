@@ -187,6 +187,7 @@ badinput_suite (void)
   guint n = G_N_ELEMENTS (elements);
 
   suite_add_tcase (s, tc);
+  test_add_leak_check (tc);
   tcase_set_timeout (tc, 300);
   tcase_add_loop_test (tc, test_short_and_empty_buffers, 0, n);
   tcase_add_loop_test (tc, test_bad_video_meta, 0, n);

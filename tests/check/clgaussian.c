@@ -466,6 +466,7 @@ clgaussian_suite (void)
 
   tcase_set_timeout (tc, 600);
   suite_add_tcase (s, tc);
+  test_add_leak_check (tc);
   tcase_add_loop_test (tc, test_default_binomial_exact, 0,
       G_N_ELEMENTS (all_formats) - 1);
   tcase_add_loop_test (tc, test_padded_strides, 0,

@@ -486,6 +486,7 @@ clhistogram_suite (void)
 
   tcase_set_timeout (tc, 600);
   suite_add_tcase (s, tc);
+  test_add_leak_check (tc);
   tcase_add_loop_test (tc, test_counts_and_statistics, 0,
       G_N_ELEMENTS (all_formats) - 1);
   tcase_add_test (tc, test_constant_frame);

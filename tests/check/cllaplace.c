@@ -657,6 +657,7 @@ cllaplace_suite (void)
 
   tcase_set_timeout (tc, 600);
   suite_add_tcase (s, tc);
+  test_add_leak_check (tc);
   tcase_add_test (tc, test_properties_and_metadata);
   tcase_add_loop_test (tc, test_default_exact, 0,
       G_N_ELEMENTS (all_formats) - 1);

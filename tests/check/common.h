@@ -15,6 +15,7 @@
 #include <gst/video/video.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <dlfcn.h>
 #include <unistd.h>
 
 #ifndef CL_TARGET_OPENCL_VERSION
@@ -279,6 +280,32 @@ test_require_opencl (void)
   }
   g_printerr ("No OpenCL device: skipping\n");
   return 77;
+}
+
+/* After every test: when the OpenCL test layer is loaded (OPENCL_LAYERS, as
+ * meson test sets it), no OpenCL object may outlive the test's pipelines. */
+static void
+test_leak_teardown (void)
+{
+#ifdef TEST_LAYER_PATH
+  void *h = dlopen (TEST_LAYER_PATH, RTLD_NOW | RTLD_NOLOAD);
+  long (*live) (const char *);
+  if (!h)
+    return;                     /* OpenCL unused, or no layer */
+  live = (long (*)(const char *)) dlsym (h, "clfilters_layer_live");
+  fail_unless (live != NULL);
+  fail_unless (live (NULL) == 0, "%ld OpenCL objects outlived the test "
+      "(%ld mem, %ld kernels, %ld programs, %ld queues, %ld contexts)",
+      live (NULL), live ("mem"), live ("kernel"), live ("program"),
+      live ("queue"), live ("context"));
+  dlclose (h);
+#endif
+}
+
+static void
+test_add_leak_check (TCase * tc)
+{
+  tcase_add_checked_fixture (tc, NULL, test_leak_teardown);
 }
 
 #define TEST_MAIN(name) \

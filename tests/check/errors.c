@@ -225,6 +225,7 @@ errors_suite (void)
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
+  test_add_leak_check (tc);
   tcase_set_timeout (tc, 300);
   tcase_add_test (tc, test_no_platform);
   tcase_add_test (tc, test_no_device);
