@@ -11,7 +11,8 @@
  *
  * CPUs (strips): a work-item counts whole rows into private tables with
  * plain increments, spread over several copies so that a frame of one level
- * does not serialise on one counter. GPUs (tiles): work-groups count into
+ * does not serialise on one counter; one-byte pixels count pairs instead
+ * (histogram_pairs). GPUs (tiles): work-groups count into
  * local tables with atomics, each work-item on one of several copies, and
  * stride over the frame so that neighbouring items read neighbouring pixels.
  */
@@ -88,6 +89,75 @@ histogram_strips (__global const uchar * src, int stride, int units,
       out[level] = s;
     }
   }
+}
+
+/* One-byte pixels on CPUs (GRAY8, the Y plane): a work-item counts pairs
+ * of neighbouring pixels in a table of 65536 counters (index lo + 256 * hi),
+ * which halves the increments, the limit of a histogram on a CPU; a run of
+ * 16 equal pixels is one addition. The tables live in `tables` (65536
+ * counters per work-item, zero on entry) and are folded into 256 levels
+ * and zeroed again at the end, while still in cache. */
+#define PAIR_AT(w, s) ((uint) ((w) >> (s)) & 0xffffu)
+
+__kernel void
+histogram_pairs (__global const uchar * src, int stride, int units,
+    int height, int chunk, int rows, __global uint * tables,
+    __global uint * partials, int n_units)
+{
+  const int unit = get_global_id (1) * get_global_size (0) + get_global_id (0);
+  uint lo[256];
+  int x0, x1, y0, y1;
+
+  if (unit >= n_units)
+    return;
+  for (int i = 0; i < 256; i++)
+    lo[i] = 0;
+  __global uint *t = tables + (size_t) unit * 65536;
+
+  if (gst_cl_work_rect (units, height, chunk, rows, &x0, &x1, &y0, &y1)) {
+    for (int y = y0; y < y1; y++) {
+      const __global uchar *row = src + (size_t) y * stride;
+      int x = x0;
+      for (; x + 16 <= x1; x += 16) {
+        const ulong2 w = as_ulong2 (LOAD_UC16 (row + x));
+        const ulong rep = (w.s0 & 0xff) * 0x0101010101010101ul;
+        if (w.s0 == rep && w.s1 == rep) {
+          t[(uint) (w.s0 & 0xff) * 257u] += 8;
+          continue;
+        }
+        t[PAIR_AT (w.s0, 0)]++;
+        t[PAIR_AT (w.s0, 16)]++;
+        t[PAIR_AT (w.s0, 32)]++;
+        t[PAIR_AT (w.s0, 48)]++;
+        t[PAIR_AT (w.s1, 0)]++;
+        t[PAIR_AT (w.s1, 16)]++;
+        t[PAIR_AT (w.s1, 32)]++;
+        t[PAIR_AT (w.s1, 48)]++;
+      }
+      for (; x + 2 <= x1; x += 2)
+        t[row[x] | (row[x + 1] << 8)]++;
+      if (x < x1)
+        lo[row[x]]++;
+    }
+  }
+
+  /* fold: counter hi * 256 + lo counts one lo and one hi */
+  for (int hi = 0; hi < 256; hi++) {
+    __global uint *r = t + hi * 256;
+    uint16 rs = (uint16) (0);
+    for (int l = 0; l < 256; l += 16) {
+      const uint16 c = vload16 (0, r + l);
+      rs += c;
+      vstore16 (vload16 (0, lo + l) + c, 0, lo + l);
+      vstore16 ((uint16) (0), 0, r + l);
+    }
+    const uint8 a = rs.lo + rs.hi;
+    const uint4 b = a.lo + a.hi;
+    lo[hi] += b.x + b.y + b.z + b.w;
+  }
+  __global uint *out = partials + (size_t) unit * 256;
+  for (int i = 0; i < 256; i++)
+    out[i] = lo[i];
 }
 
 /* local tables: lh[copy * 1024 + slot * 256 + level] */

@@ -182,6 +182,7 @@ gst_cl_base_filter_launch_shape (GstClBaseFilter * self,
   launch->local[1] = 1;
   launch->chunk = chunk;
   launch->rows = rows;
+  launch->rows_auto = t->rows_per_item == 0;
 }
 
 /**

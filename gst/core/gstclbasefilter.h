@@ -57,6 +57,8 @@ typedef struct
   size_t local[2];
   cl_int chunk;                 /* units per work-item along a row */
   cl_int rows;                  /* rows per work-item */
+  gboolean rows_auto;           /* rows is the automatic choice (no
+                                 * rows-per-item set) */
 } GstClLaunch;
 
 #define GST_CL_MAX_KERNEL_EVENTS 4

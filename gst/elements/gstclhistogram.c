@@ -73,6 +73,8 @@ enum
   "xRGB, xBGR, I420, YV12, NV12, NV21, Y42B, Y444 }"
 
 #define N_SLOTS 4               /* luma, red, green, blue */
+#define PAIR_TABLE_SIZE 65536   /* counters per work-item in histogram_pairs */
+#define MAX_PAIR_UNITS 64       /* above: plain counting (histogram_strips) */
 static const gchar *const slot_names[N_SLOTS] = { "luma", "red", "green",
   "blue"
 };
@@ -102,7 +104,11 @@ struct _GstClHistogram
   GstClockTime start, start_stream, start_running, end;
 
   /* device */
-  cl_kernel k_strips, k_tiles, k_image;
+  cl_kernel k_strips, k_tiles, k_image, k_pairs;
+  cl_mem tables;                /* pair tables of histogram_pairs, zero
+                                 * between frames */
+  gsize tables_size;
+  gboolean tables_dirty;        /* a frame failed: zero them again */
   cl_mem partials;
   gsize partials_size;
   guint32 *host_partials;
@@ -322,6 +328,7 @@ gst_cl_histogram_setup (GstClBaseFilter * base, cl_program program,
   GstClDevice *device = gst_cl_base_filter_get_device (base);
 
   if (!(self->k_strips = make_kernel (program, "histogram_strips", error))
+      || !(self->k_pairs = make_kernel (program, "histogram_pairs", error))
       || !(self->k_tiles = make_kernel (program, "histogram_tiles", error)))
     return FALSE;
   if (device->image_support &&
@@ -342,7 +349,13 @@ gst_cl_histogram_cleanup (GstClBaseFilter * base)
     clReleaseKernel (self->k_tiles);
   if (self->k_image)
     clReleaseKernel (self->k_image);
-  self->k_strips = self->k_tiles = self->k_image = NULL;
+  if (self->k_pairs)
+    clReleaseKernel (self->k_pairs);
+  self->k_strips = self->k_tiles = self->k_image = self->k_pairs = NULL;
+  if (self->tables)
+    clReleaseMemObject (self->tables);
+  self->tables = NULL;
+  self->tables_size = 0;
   if (self->partials)
     clReleaseMemObject (self->partials);
   self->partials = NULL;
@@ -394,6 +407,40 @@ ensure_partials (GstClHistogram * self, guint n_units, GError ** error)
   return TRUE;
 }
 
+/* n_units pair tables of 65536 counters, zero */
+static gboolean
+ensure_tables (GstClHistogram * self, guint n_units, GError ** error)
+{
+  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
+  GstClDevice *device = gst_cl_base_filter_get_device (base);
+  gsize size = (gsize) n_units * PAIR_TABLE_SIZE * sizeof (guint32);
+  const cl_uint zero = 0;
+  cl_int st;
+
+  if (!self->tables || self->tables_size < size) {
+    if (self->tables)
+      clReleaseMemObject (self->tables);
+    self->tables = clCreateBuffer (device->context, CL_MEM_READ_WRITE, size,
+        NULL, &st);
+    if (st != CL_SUCCESS) {
+      self->tables = NULL;
+      self->tables_size = 0;
+      return gst_cl_fail (error, st, "clCreateBuffer (pair tables)");
+    }
+    self->tables_size = size;
+    self->tables_dirty = TRUE;
+  }
+  if (self->tables_dirty) {
+    st = clEnqueueFillBuffer (gst_cl_base_filter_get_queue (base),
+        self->tables, &zero, sizeof (zero), 0, self->tables_size, 0, NULL,
+        NULL);
+    if (st != CL_SUCCESS)
+      return gst_cl_fail (error, st, "clEnqueueFillBuffer (pair tables)");
+    self->tables_dirty = FALSE;
+  }
+  return TRUE;
+}
+
 /* the channels to count for this frame: what was asked and the format has */
 static guint
 wanted_slots (GstClHistogram * self, GstClHistogramChannels channels)
@@ -421,6 +468,7 @@ count_frame (GstClHistogram * self, const GstClPlane * src, guint want,
   GstClDevice *device = gst_cl_base_filter_get_device (base);
   cl_command_queue queue = gst_cl_base_filter_get_queue (base);
   cl_int iwant = want, n_units, st;
+  gboolean pairs = FALSE;
   guint slot, unit, v;
   GstClLaunch l;
 
@@ -429,8 +477,32 @@ count_frame (GstClHistogram * self, const GstClPlane * src, guint want,
     /* whole pixels per work-item */
     if (l.chunk % src->step)
       l.chunk += src->step - l.chunk % src->step;
+    if (src->step == 1 && l.rows_auto) {
+      /* pair tables: a few work-items per compute unit, each folding its
+       * table once per frame */
+      gsize items = MAX (1, 2 * device->compute_units / l.global[0]);
+      l.rows = MAX (1, (src->height + items - 1) / items);
+      l.global[1] = (src->height + l.rows - 1) / l.rows;
+    }
     n_units = l.global[0] * l.global[1];
-    if (!ensure_partials (self, n_units, error)
+    if (src->step == 1 && n_units <= MAX_PAIR_UNITS) {
+      pairs = TRUE;
+      if (!ensure_partials (self, n_units, error)
+          || !ensure_tables (self, n_units, error))
+        return FALSE;
+      /* until the frame is read back: a failed frame may leave counts in
+       * the tables */
+      self->tables_dirty = TRUE;
+      if (!gst_cl_set_args (self->k_pairs, error, GST_CL_ARG (src->mem),
+              GST_CL_ARG (src->stride), GST_CL_ARG (src->units),
+              GST_CL_ARG (src->height), GST_CL_ARG (l.chunk),
+              GST_CL_ARG (l.rows), GST_CL_ARG (self->tables),
+              GST_CL_ARG (self->partials), GST_CL_ARG (n_units),
+              GST_CL_ARGS_END)
+          || !gst_cl_base_filter_enqueue (base, self->k_pairs, &l, events,
+              n_events, error))
+        return FALSE;
+    } else if (!ensure_partials (self, n_units, error)
         || !gst_cl_set_args (self->k_strips, error, GST_CL_ARG (src->mem),
             GST_CL_ARG (src->stride), GST_CL_ARG (src->units),
             GST_CL_ARG (src->height), GST_CL_ARG (src->step),
@@ -497,6 +569,8 @@ count_frame (GstClHistogram * self, const GstClPlane * src, guint want,
       for (v = 0; v < 256; v++)
         self->counts[slot][v] += p[v];
   }
+  if (pairs)
+    self->tables_dirty = FALSE;
   return TRUE;
 }
 
