@@ -1,0 +1,505 @@
+/* devbench: the clfilters elements on one OpenCL device, with the floors of
+ * that device, in C (the lent GPU machine has no Python bindings).
+ *
+ *     build/bench/devbench [--device SEL] [--sizes 1080p,4k] [--frames N]
+ *                          [--only SUBSTRING] [--tuning] [--output FILE]
+ *
+ * Each case pushes N frames (8 distinct ones, rotating) through the element
+ * in a GstHarness and takes the median time of push-and-pull per frame; a
+ * second run with profiling=true gives the upload, kernel and download times
+ * from the element's cl-profile message. The floors: memcpy of the frame on
+ * the host; on devices that do not share host memory, the measured host to
+ * device and device to host bandwidths (pageable and pinned) and the
+ * device's own copy bandwidth. --tuning adds sweeps of the tuning
+ * properties (docs/tuning.md). Not part of the test suite: see
+ * docs/performance.md.
+ */
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#include <gst/gst.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NFRAMES 8
+
+typedef struct
+{
+  const gchar *name;
+  gint w, h;
+} Size;
+
+static const Size sizes_all[] = {
+  {"1080p", 1920, 1080}, {"4k", 3840, 2160}, {"8k", 7680, 4320},
+};
+
+typedef struct
+{
+  const gchar *desc;            /* element and properties */
+  const gchar *format;
+  gboolean tuning;              /* only with --tuning */
+} Case;
+
+static const Case cases[] = {
+  {"clgaussian", "GRAY8"}, {"clgaussian", "RGB"}, {"clgaussian", "RGBA"},
+  {"clgaussian", "I420"}, {"clgaussian radius=7", "GRAY8"},
+  {"clgaussian radius=7", "RGBA"},
+  {"cllaplace", "RGB"}, {"cllaplace", "RGBA"}, {"cllaplace mode=edges", "RGB"},
+  {"clhistogram", "GRAY8"}, {"clhistogram", "I420"},
+  {"clhistogram channels=all", "RGBA"},
+  /* tuning sweeps: the classic questions */
+  {"clgaussian memory=image", "GRAY8", TRUE},
+  {"clgaussian memory=image", "RGBA", TRUE},
+  {"clgaussian radius=7 memory=image", "RGBA", TRUE},
+  {"cllaplace memory=image", "RGBA", TRUE},
+  {"clhistogram memory=image", "GRAY8", TRUE},
+  {"cllaplace strength=0.5", "RGBA", TRUE},
+  {"clgaussian kernel-shape=strips", "RGBA", TRUE},
+  {"clgaussian kernel-shape=tiles", "RGBA", TRUE},
+  {"clgaussian kernel-shape=tiles work-group-size=32", "RGBA", TRUE},
+  {"clgaussian kernel-shape=tiles work-group-size=128", "RGBA", TRUE},
+  {"clgaussian kernel-shape=tiles work-group-size=256", "RGBA", TRUE},
+  {"clgaussian kernel-shape=tiles pixels-per-item=8", "RGBA", TRUE},
+  {"clgaussian kernel-shape=tiles pixels-per-item=16", "RGBA", TRUE},
+  {"clgaussian kernel-shape=tiles rows-per-item=8", "RGBA", TRUE},
+  {"clgaussian kernel-shape=strips rows-per-item=4", "RGBA", TRUE},
+  {"clgaussian kernel-shape=strips rows-per-item=64", "RGBA", TRUE},
+  {"clgaussian kernel-shape=strips pixels-per-item=256", "RGBA", TRUE},
+};
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+static double
+median (double *v, guint n)
+{
+  qsort (v, n, sizeof (double), cmp_double);
+  return n ? v[n / 2] : 0;
+}
+
+static double
+now_s (void)
+{
+  return g_get_monotonic_time () / 1e6;
+}
+
+/* 8 frames of smooth gradients with fine noise: real-looking statistics
+ * (neighbours alike, every level used) without image files */
+static GstBuffer **
+make_frames (const GstVideoInfo * vi)
+{
+  GstBuffer **f = g_new (GstBuffer *, NFRAMES);
+  guint32 seed = 12345;
+  gint i;
+
+  for (i = 0; i < NFRAMES; i++) {
+    GstMapInfo m;
+    gsize j;
+    f[i] = gst_buffer_new_allocate (NULL, vi->size, NULL);
+    gst_buffer_map (f[i], &m, GST_MAP_WRITE);
+    for (j = 0; j < m.size; j++) {
+      gsize x = j % 4096, y = j / 4096;
+      seed = seed * 1664525u + 1013904223u;
+      m.data[j] = (guint8) ((x / 9 + y / 7 + i * 17) + (seed >> 29));
+    }
+    gst_buffer_unmap (f[i], &m);
+    gst_buffer_add_video_meta_full (f[i], GST_VIDEO_FRAME_FLAG_NONE,
+        GST_VIDEO_INFO_FORMAT (vi), vi->width, vi->height,
+        GST_VIDEO_INFO_N_PLANES (vi), (gsize *) vi->offset, (gint *) vi->stride);
+  }
+  return f;
+}
+
+typedef struct
+{
+  double ms;                    /* median per frame */
+  double up, kernel, down;      /* ms, from cl-profile; < 0 if none */
+  gchar *device;
+} Result;
+
+static gboolean
+run_case (const gchar * desc, const GstVideoInfo * vi, GstBuffer ** frames,
+    guint n, gboolean profiling, Result * r)
+{
+  GstHarness *h;
+  GstElement *el;
+  GstCaps *caps;
+  GstBus *bus;
+  GstMessage *msg;
+  double *t = g_new (double, n);
+  guint i, warm = 10;
+  gchar *d = profiling ? g_strdup_printf ("%s profiling=true", desc) :
+      g_strdup (desc);
+
+  h = gst_harness_new_parse (d);
+  g_free (d);
+  el = gst_harness_find_element (h, "clgaussian");
+  if (!el)
+    el = gst_harness_find_element (h, "cllaplace");
+  if (!el)
+    el = gst_harness_find_element (h, "clhistogram");
+  bus = gst_bus_new ();
+  gst_element_set_bus (el, bus);
+  caps = gst_video_info_to_caps (vi);
+  gst_harness_set_src_caps (h, gst_caps_ref (caps));
+  gst_harness_set_sink_caps (h, caps);
+  for (i = 0; i < warm + n; i++) {
+    GstBuffer *in = gst_buffer_ref (frames[i % NFRAMES]), *out;
+    double t0;
+    GST_BUFFER_PTS (in) = i * GST_SECOND / 30;
+    GST_BUFFER_DURATION (in) = GST_SECOND / 30;
+    t0 = now_s ();
+    out = gst_harness_push_and_pull (h, in);
+    if (i >= warm)
+      t[i - warm] = now_s () - t0;
+    if (!out) {
+      g_printerr ("devbench: %s %s: no output buffer\n", desc,
+          gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (vi)));
+      gst_object_unref (el);
+      gst_object_unref (bus);
+      gst_harness_teardown (h);
+      g_free (t);
+      return FALSE;
+    }
+    gst_buffer_unref (out);
+  }
+  gst_harness_push_event (h, gst_event_new_eos ());
+  r->ms = median (t, n) * 1e3;
+  r->up = r->kernel = r->down = -1;
+  g_free (t);
+  while ((msg = gst_bus_pop (bus))) {
+    const GstStructure *s = gst_message_get_structure (msg);
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+      GError *err;
+      gst_message_parse_error (msg, &err, NULL);
+      g_printerr ("devbench: %s: %s\n", desc, err->message);
+      g_error_free (err);
+    }
+    if (s && gst_structure_has_name (s, "cl-profile")) {
+      guint64 u, k, dn;
+      gst_structure_get_uint64 (s, "upload-ns", &u);
+      gst_structure_get_uint64 (s, "kernel-ns", &k);
+      gst_structure_get_uint64 (s, "download-ns", &dn);
+      r->up = u / 1e6;
+      r->kernel = k / 1e6;
+      r->down = dn / 1e6;
+    }
+    gst_message_unref (msg);
+  }
+  g_free (r->device);
+  g_object_get (el, "device-name", &r->device, NULL);
+  gst_element_set_bus (el, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (el);
+  gst_harness_teardown (h);
+  return TRUE;
+}
+
+static double
+memcpy_ms (gsize size, guint n)
+{
+  guint8 *src[NFRAMES], *dst[NFRAMES];
+  double *t = g_new (double, n), m;
+  guint i;
+
+  for (i = 0; i < NFRAMES; i++) {
+    src[i] = g_malloc (size);
+    dst[i] = g_malloc (size);
+    memset (src[i], i, size);
+    memset (dst[i], 0, size);
+  }
+  for (i = 0; i < n; i++) {
+    double t0 = now_s ();
+    memcpy (dst[i % NFRAMES], src[i % NFRAMES], size);
+    t[i] = now_s () - t0;
+  }
+  m = median (t, n) * 1e3;
+  for (i = 0; i < NFRAMES; i++) {
+    g_free (src[i]);
+    g_free (dst[i]);
+  }
+  g_free (t);
+  return m;
+}
+
+/* --------------------------------------------------------------------- */
+/* device floors, straight OpenCL                                         */
+
+typedef struct
+{
+  gboolean valid, unified;
+  gchar name[256];
+  double h2d_pageable, d2h_pageable, h2d_pinned, d2h_pinned;     /* GB/s */
+  double device_copy;           /* GB/s read + written */
+} Floors;
+
+static cl_device_id
+pick_device (const gchar * sel)
+{
+  cl_platform_id plats[8];
+  cl_uint np = 0, p;
+  cl_device_id first = NULL;
+
+  clGetPlatformIDs (8, plats, &np);
+  for (p = 0; p < np; p++) {
+    cl_device_id devs[8];
+    cl_uint nd = 0, i;
+    clGetDeviceIDs (plats[p], CL_DEVICE_TYPE_ALL, 8, devs, &nd);
+    for (i = 0; i < nd; i++) {
+      cl_device_type type;
+      clGetDeviceInfo (devs[i], CL_DEVICE_TYPE, sizeof (type), &type, NULL);
+      if (!first)
+        first = devs[i];
+      if (sel && g_str_equal (sel, "gpu") && (type & CL_DEVICE_TYPE_GPU))
+        return devs[i];
+      if (sel && g_str_equal (sel, "cpu") && (type & CL_DEVICE_TYPE_CPU))
+        return devs[i];
+      if ((!sel || !*sel) && (type & CL_DEVICE_TYPE_GPU))
+        return devs[i];
+    }
+  }
+  return first;
+}
+
+static double
+time_transfer (cl_command_queue q, cl_mem dev, void *host, gsize size,
+    gboolean up, guint n)
+{
+  double *t = g_new (double, n), m;
+  guint i;
+  for (i = 0; i < n; i++) {
+    double t0 = now_s ();
+    if (up)
+      clEnqueueWriteBuffer (q, dev, CL_TRUE, 0, size, host, 0, NULL, NULL);
+    else
+      clEnqueueReadBuffer (q, dev, CL_TRUE, 0, size, host, 0, NULL, NULL);
+    t[i] = now_s () - t0;
+  }
+  m = median (t, n);
+  g_free (t);
+  return size / m / 1e9;
+}
+
+static void
+measure_floors (const gchar * sel, gsize size, Floors * f)
+{
+  cl_device_id d = pick_device (sel);
+  cl_context ctx;
+  cl_command_queue q;
+  cl_mem dev, dev2, pinned;
+  cl_bool unified = CL_FALSE;
+  void *host, *pin;
+  cl_int st;
+  double *t;
+  guint i, n = 20;
+
+  memset (f, 0, sizeof (*f));
+  if (!d)
+    return;
+  clGetDeviceInfo (d, CL_DEVICE_NAME, sizeof (f->name), f->name, NULL);
+  clGetDeviceInfo (d, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof (unified),
+      &unified, NULL);
+  f->unified = unified;
+  ctx = clCreateContext (NULL, 1, &d, NULL, NULL, &st);
+  if (st != CL_SUCCESS)
+    return;
+  q = clCreateCommandQueue (ctx, d, 0, &st);
+  dev = clCreateBuffer (ctx, CL_MEM_READ_WRITE, size, NULL, &st);
+  dev2 = clCreateBuffer (ctx, CL_MEM_READ_WRITE, size, NULL, &st);
+  pinned = clCreateBuffer (ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+      size, NULL, &st);
+  pin = clEnqueueMapBuffer (q, pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+      size, 0, NULL, NULL, &st);
+  host = g_malloc (size);
+  memset (host, 1, size);
+  memset (pin, 1, size);
+  f->h2d_pageable = time_transfer (q, dev, host, size, TRUE, n);
+  f->d2h_pageable = time_transfer (q, dev, host, size, FALSE, n);
+  f->h2d_pinned = time_transfer (q, dev, pin, size, TRUE, n);
+  f->d2h_pinned = time_transfer (q, dev, pin, size, FALSE, n);
+  t = g_new (double, n);
+  for (i = 0; i < n; i++) {
+    double t0 = now_s ();
+    clEnqueueCopyBuffer (q, dev, dev2, 0, 0, size, 0, NULL, NULL);
+    clFinish (q);
+    t[i] = now_s () - t0;
+  }
+  f->device_copy = 2.0 * size / median (t, n) / 1e9;
+  g_free (t);
+  f->valid = TRUE;
+  clEnqueueUnmapMemObject (q, pinned, pin, 0, NULL, NULL);
+  clFinish (q);
+  g_free (host);
+  clReleaseMemObject (pinned);
+  clReleaseMemObject (dev2);
+  clReleaseMemObject (dev);
+  clReleaseCommandQueue (q);
+  clReleaseContext (ctx);
+}
+
+/* --------------------------------------------------------------------- */
+
+static void
+out (FILE * o, const gchar * fmt, ...) G_GNUC_PRINTF (2, 3);
+
+static void
+out (FILE * o, const gchar * fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  vprintf (fmt, ap);
+  va_end (ap);
+  if (o) {
+    va_start (ap, fmt);
+    vfprintf (o, fmt, ap);
+    va_end (ap);
+  }
+}
+
+static gchar *
+fmt_ms (double v)
+{
+  return v < 0 ? g_strdup ("-") : g_strdup_printf ("%.3f", v);
+}
+
+int
+main (int argc, char **argv)
+{
+  gchar *device = NULL, *sizes = NULL, *only = NULL, *output = NULL;
+  gint frames = 100;
+  gboolean tuning = FALSE;
+  GOptionEntry entries[] = {
+    {"device", 0, 0, G_OPTION_ARG_STRING, &device,
+        "OpenCL device of the elements (sets GST_CL_DEVICE)", "SEL"},
+    {"sizes", 0, 0, G_OPTION_ARG_STRING, &sizes,
+        "comma-separated: 1080p, 4k, 8k (default 1080p,4k)", "LIST"},
+    {"frames", 0, 0, G_OPTION_ARG_INT, &frames, "timed frames per case", "N"},
+    {"only", 0, 0, G_OPTION_ARG_STRING, &only,
+        "only cases whose description contains this", "TEXT"},
+    {"tuning", 0, 0, G_OPTION_ARG_NONE, &tuning, "add the tuning sweeps",
+        NULL},
+    {"output", 0, 0, G_OPTION_ARG_STRING, &output,
+        "also write the report here", "FILE"},
+    {NULL}
+  };
+  GOptionContext *oc = g_option_context_new ("- clfilters device benchmark");
+  GError *err = NULL;
+  gchar **size_list;
+  FILE *o = NULL;
+  guint s, c;
+  Result r = { 0, };
+
+  g_option_context_add_main_entries (oc, entries, NULL);
+  g_option_context_add_group (oc, gst_init_get_option_group ());
+  if (!g_option_context_parse (oc, &argc, &argv, &err)) {
+    g_printerr ("devbench: %s\n", err->message);
+    return 2;
+  }
+  g_option_context_free (oc);
+  if (device)
+    g_setenv ("GST_CL_DEVICE", device, TRUE);
+  gst_init (&argc, &argv);
+  if (output && !(o = fopen (output, "w"))) {
+    g_printerr ("devbench: cannot write %s\n", output);
+    return 2;
+  }
+  size_list = g_strsplit (sizes ? sizes : "1080p,4k", ",", -1);
+
+  out (o, "devbench: GStreamer %s, device selector \"%s\", %d frames per "
+      "case, medians\n\n", gst_version_string (), device ? device : "",
+      frames);
+  for (s = 0; size_list[s]; s++) {
+    const Size *sz = NULL;
+    GstVideoInfo vi;
+    Floors fl;
+    guint k;
+
+    for (k = 0; k < G_N_ELEMENTS (sizes_all); k++)
+      if (g_str_equal (sizes_all[k].name, size_list[s]))
+        sz = &sizes_all[k];
+    if (!sz) {
+      g_printerr ("devbench: unknown size %s\n", size_list[s]);
+      return 2;
+    }
+    gst_video_info_set_format (&vi, GST_VIDEO_FORMAT_RGBA, sz->w, sz->h);
+    measure_floors (device, vi.size, &fl);
+    out (o, "### %s (%dx%d) on %s\n\n", sz->name, sz->w, sz->h,
+        fl.valid ? fl.name : "?");
+    if (fl.valid && !fl.unified)
+      out (o, "Floors for an RGBA frame (%.1f MB): host to device %.1f GB/s "
+          "pageable, %.1f GB/s pinned; device to host %.1f pageable, %.1f "
+          "pinned; device copy %.0f GB/s (read + write). PCIe floor of a "
+          "frame up and down, pinned: %.3f ms.\n\n", vi.size / 1e6,
+          fl.h2d_pageable, fl.h2d_pinned, fl.d2h_pageable, fl.d2h_pinned,
+          fl.device_copy, (vi.size / fl.h2d_pinned + vi.size / fl.d2h_pinned)
+          / 1e6);
+    else if (fl.valid)
+      out (o, "The device shares host memory: no transfers; device copy "
+          "%.1f GB/s (read + write).\n\n", fl.device_copy);
+    out (o, "| element | format | ms/frame | memcpy ms | x memcpy | "
+        "upload ms | kernel ms | download ms | kernel GB/s | x PCIe floor |\n"
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+      const Case *cs = &cases[c];
+      GstVideoInfo fvi;
+      GstBuffer **fr;
+      Result p = { 0, };
+      double mc, bytes, floor_ms = -1;
+      gboolean analyzer = g_str_has_prefix (cs->desc, "clhistogram");
+      gchar *u, *kk, *dd, *kgbs, *pf;
+
+      if (cs->tuning && !tuning)
+        continue;
+      if (only && !strstr (cs->desc, only) && !strstr (cs->format, only))
+        continue;
+      gst_video_info_set_format (&fvi,
+          gst_video_format_from_string (cs->format), sz->w, sz->h);
+      fr = make_frames (&fvi);
+      if (!run_case (cs->desc, &fvi, fr, frames, FALSE, &r)
+          || !run_case (cs->desc, &fvi, fr, MAX (frames / 2, 10), TRUE, &p)) {
+        for (k = 0; k < NFRAMES; k++)
+          gst_buffer_unref (fr[k]);
+        g_free (fr);
+        continue;
+      }
+      mc = memcpy_ms (fvi.size, frames);
+      /* what the kernels must move: the first plane in (and out) */
+      bytes = (double) GST_VIDEO_INFO_PLANE_STRIDE (&fvi, 0) *
+          GST_VIDEO_INFO_COMP_HEIGHT (&fvi, 0) * (analyzer ? 1 : 2);
+      if (fl.valid && !fl.unified)
+        floor_ms = (bytes / (analyzer ? 1 : 2) / fl.h2d_pinned +
+            (analyzer ? 0 : bytes / 2 / fl.d2h_pinned)) / 1e6;
+      u = fmt_ms (p.up);
+      kk = fmt_ms (p.kernel);
+      dd = fmt_ms (p.down);
+      kgbs = p.kernel > 0 ? g_strdup_printf ("%.0f", bytes / p.kernel / 1e6)
+          : g_strdup ("-");
+      pf = floor_ms > 0 ? g_strdup_printf ("%.2f", r.ms / floor_ms) :
+          g_strdup ("-");
+      out (o, "| %s | %s | %.3f | %.3f | %.2f | %s | %s | %s | %s | %s |\n",
+          cs->desc, cs->format, r.ms, mc, r.ms / mc, u, kk, dd, kgbs, pf);
+      g_free (u);
+      g_free (kk);
+      g_free (dd);
+      g_free (kgbs);
+      g_free (pf);
+      g_free (p.device);
+      for (k = 0; k < NFRAMES; k++)
+        gst_buffer_unref (fr[k]);
+      g_free (fr);
+    }
+    out (o, "\nElement device: %s\n\n", r.device ? r.device : "?");
+  }
+  g_strfreev (size_list);
+  g_free (r.device);
+  if (o)
+    fclose (o);
+  return 0;
+}
