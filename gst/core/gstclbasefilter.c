@@ -76,7 +76,7 @@ gst_cl_memory_kind_get_type (void)
   static GType type = 0;
   static const GEnumValue values[] = {
     {GST_CL_MEMORY_AUTO, "The kind measured faster on the device "
-          "(buffers on CPUs)", "auto"},
+          "(buffers on CPUs; images for 4-byte pixels on GPUs)", "auto"},
     {GST_CL_MEMORY_BUFFER, "OpenCL buffers", "buffer"},
     {GST_CL_MEMORY_IMAGE, "OpenCL images", "image"},
     {0, NULL, NULL}
@@ -312,6 +312,26 @@ gst_cl_base_filter_stop (GstBaseTransform * trans)
   return TRUE;
 }
 
+/**
+ * gst_cl_base_filter_measured_memory:
+ *
+ * What `memory=auto` chooses for a filter, from the measurements in
+ * docs/tuning.md: buffers on CPUs and on devices that share host memory
+ * (POCL emulates images in software: several times slower), images for
+ * 4-byte pixels on other devices (the texture path reads a whole pixel per
+ * access and caches the neighbourhood: half the kernel time of buffers on
+ * an H100), buffers for the rest (1- and 3-byte samples gain nothing).
+ */
+GstClMemoryKind
+gst_cl_base_filter_measured_memory (GstClDevice * device,
+    const GstVideoInfo * info)
+{
+  if (gst_cl_device_is_cpu (device) || device->host_unified)
+    return GST_CL_MEMORY_BUFFER;
+  return GST_VIDEO_INFO_COMP_PSTRIDE (info, 0) == 4 ? GST_CL_MEMORY_IMAGE :
+      GST_CL_MEMORY_BUFFER;
+}
+
 static gboolean
 gst_cl_base_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
     GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info)
@@ -328,9 +348,18 @@ gst_cl_base_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
   GST_OBJECT_LOCK (self);
   kind = priv->memory;
   GST_OBJECT_UNLOCK (self);
-  if (kind == GST_CL_MEMORY_AUTO)
-    kind = klass->auto_memory ? klass->auto_memory (self, priv->device) :
-        GST_CL_MEMORY_BUFFER;
+  if (kind == GST_CL_MEMORY_AUTO) {
+    kind = klass->auto_memory ? klass->auto_memory (self, priv->device,
+        in_info) : gst_cl_base_filter_measured_memory (priv->device, in_info);
+    /* auto falls back to buffers quietly where images are not possible */
+    if (kind == GST_CL_MEMORY_IMAGE &&
+        (!gst_cl_plane_image_possible (priv->device, in_info, 0, &why) ||
+            !gst_cl_plane_image_possible (priv->device, out_info, 0, &why))) {
+      GST_INFO_OBJECT (self, "memory=auto: buffers (%s)", why);
+      g_clear_pointer (&why, g_free);
+      kind = GST_CL_MEMORY_BUFFER;
+    }
+  }
 
   priv->image = kind == GST_CL_MEMORY_IMAGE;
   if (priv->image && (!gst_cl_plane_image_possible (priv->device, in_info, 0,
@@ -771,7 +800,8 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
   g_object_class_install_property (gobject_class, PROP_MEMORY,
       g_param_spec_enum ("memory", "Memory",
           "Where frames live on the device: OpenCL buffers or images "
-          "(auto: the kind measured faster on the device, buffers on CPUs)",
+          "(auto: the kind measured faster on the device: buffers on CPUs, "
+          "images for 4-byte pixels on GPUs)",
           GST_TYPE_CL_MEMORY_KIND, DEFAULT_MEMORY,
           rw | GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_DEVICE,

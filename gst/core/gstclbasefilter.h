@@ -11,8 +11,9 @@ G_BEGIN_DECLS
 
 /**
  * GstClMemoryKind:
- * @GST_CL_MEMORY_AUTO: the kind that measured faster for the element on
- *   the device (buffers on CPU devices)
+ * @GST_CL_MEMORY_AUTO: the kind measured faster for the element on the
+ *   device: buffers on CPUs, images for 4-byte pixels on GPUs (see
+ *   gst_cl_base_filter_measured_memory())
  * @GST_CL_MEMORY_BUFFER: OpenCL buffers
  * @GST_CL_MEMORY_IMAGE: OpenCL images
  */
@@ -72,7 +73,8 @@ typedef struct
  * @configure: caps are set: prepare per-size device state (not per frame)
  * @process: enqueue the kernels that filter @src into @dst, appending
  *   their events to @events (at most GST_CL_MAX_KERNEL_EVENTS)
- * @auto_memory: the memory kind `memory=auto` chooses on @device
+ * @auto_memory: the memory kind `memory=auto` chooses on @device for frames
+ *   described by @info (default: gst_cl_base_filter_measured_memory())
  * @analyze: for analyzers (elements that never change the frame): enqueue
  *   the kernels that read @src, wait for their results and use them;
  *   @frame is the mapped input, for timestamps. An element that sets
@@ -100,13 +102,16 @@ struct _GstClBaseFilterClass
       const GstClPlane * dst, cl_event * events, guint * n_events,
       GError ** error);
     GstClMemoryKind (*auto_memory) (GstClBaseFilter * self,
-      GstClDevice * device);
+      GstClDevice * device, const GstVideoInfo * info);
     gboolean (*analyze) (GstClBaseFilter * self, const GstClPlane * src,
       GstVideoFrame * frame, cl_event * events, guint * n_events,
       GError ** error);
 
   gpointer _gst_reserved[GST_PADDING];
 };
+
+GstClMemoryKind gst_cl_base_filter_measured_memory (GstClDevice * device,
+    const GstVideoInfo * info);
 
 /* For subclasses, from the streaming thread: */
 GstClDevice *gst_cl_base_filter_get_device (GstClBaseFilter * self);

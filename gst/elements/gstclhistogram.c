@@ -320,6 +320,15 @@ make_kernel (cl_program program, const gchar * name, GError ** error)
   return k;
 }
 
+/* Counting reads each pixel once: images gain nothing on any device measured
+ * (docs/tuning.md), and POCL emulates them. */
+static GstClMemoryKind
+gst_cl_histogram_auto_memory (GstClBaseFilter * base, GstClDevice * device,
+    const GstVideoInfo * info)
+{
+  return GST_CL_MEMORY_BUFFER;
+}
+
 static gboolean
 gst_cl_histogram_setup (GstClBaseFilter * base, cl_program program,
     GError ** error)
@@ -772,6 +781,7 @@ gst_cl_histogram_class_init (GstClHistogramClass * klass)
   base_class->program_name = "histogram";
   base_class->program_source = gst_cl_source_histogram;
   base_class->setup = gst_cl_histogram_setup;
+  base_class->auto_memory = gst_cl_histogram_auto_memory;
   base_class->cleanup = gst_cl_histogram_cleanup;
   base_class->configure = gst_cl_histogram_configure;
   base_class->analyze = gst_cl_histogram_analyze;
