@@ -122,6 +122,7 @@ typedef struct
   double ms;                    /* median per frame */
   double up, kernel, down;      /* ms, from cl-profile; < 0 if none */
   gchar *device;
+  gchar *pool;                  /* type of the pool the input came from */
 } Result;
 
 static gboolean
@@ -130,6 +131,7 @@ run_case (const gchar * desc, const GstVideoInfo * vi, GstBuffer ** frames,
 {
   GstHarness *h;
   GstElement *el;
+  GstBuffer *pooled[NFRAMES] = { NULL, };
   GstCaps *caps;
   GstBus *bus;
   GstMessage *msg;
@@ -149,9 +151,44 @@ run_case (const gchar * desc, const GstVideoInfo * vi, GstBuffer ** frames,
   gst_element_set_bus (el, bus);
   caps = gst_video_info_to_caps (vi);
   gst_harness_set_src_caps (h, gst_caps_ref (caps));
-  gst_harness_set_sink_caps (h, caps);
+  gst_harness_set_sink_caps (h, gst_caps_ref (caps));
+  /* like an upstream element (videotestsrc, a decoder), take the frames
+   * from the pool the element proposes, if any */
+  {
+    GstQuery *q = gst_query_new_allocation (caps, TRUE);
+    GstBufferPool *pool = NULL;
+    guint size = 0, k;
+    if (gst_pad_peer_query (h->srcpad, q) &&
+        gst_query_get_n_allocation_pools (q) > 0)
+      gst_query_parse_nth_allocation_pool (q, 0, &pool, &size, NULL, NULL);
+    if (pool) {
+      GstStructure *config = gst_buffer_pool_get_config (pool);
+      gst_buffer_pool_config_set_params (config, caps, size, NFRAMES, 0);
+      if (gst_buffer_pool_set_config (pool, config) &&
+          gst_buffer_pool_set_active (pool, TRUE)) {
+        for (k = 0; k < NFRAMES; k++) {
+          GstBuffer *b = NULL;
+          GstVideoFrame src, dst;
+          if (gst_buffer_pool_acquire_buffer (pool, &b, NULL) != GST_FLOW_OK)
+            break;
+          gst_video_frame_map (&src, vi, frames[k], GST_MAP_READ);
+          gst_video_frame_map (&dst, vi, b, GST_MAP_WRITE);
+          gst_video_frame_copy (&dst, &src);
+          gst_video_frame_unmap (&dst);
+          gst_video_frame_unmap (&src);
+          pooled[k] = b;
+        }
+        r->pool = g_strdup (G_OBJECT_TYPE_NAME (pool));
+      }
+      gst_object_unref (pool);
+    }
+    gst_query_unref (q);
+  }
+  gst_caps_unref (caps);
   for (i = 0; i < warm + n; i++) {
-    GstBuffer *in = gst_buffer_ref (frames[i % NFRAMES]), *out;
+    GstBuffer *src = pooled[i % NFRAMES] ? pooled[i % NFRAMES] :
+        frames[i % NFRAMES];
+    GstBuffer *in = gst_buffer_ref (src), *out;
     double t0;
     GST_BUFFER_PTS (in) = i * GST_SECOND / 30;
     GST_BUFFER_DURATION (in) = GST_SECOND / 30;
@@ -162,6 +199,8 @@ run_case (const gchar * desc, const GstVideoInfo * vi, GstBuffer ** frames,
     if (!out) {
       g_printerr ("devbench: %s %s: no output buffer\n", desc,
           gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (vi)));
+      for (i = 0; i < NFRAMES; i++)
+        gst_clear_buffer (&pooled[i]);
       gst_object_unref (el);
       gst_object_unref (bus);
       gst_harness_teardown (h);
@@ -198,6 +237,8 @@ run_case (const gchar * desc, const GstVideoInfo * vi, GstBuffer ** frames,
   gst_element_set_bus (el, NULL);
   gst_object_unref (bus);
   gst_object_unref (el);
+  for (i = 0; i < NFRAMES; i++)
+    gst_clear_buffer (&pooled[i]);
   gst_harness_teardown (h);
   return TRUE;
 }
@@ -444,8 +485,9 @@ main (int argc, char **argv)
       out (o, "The device shares host memory: no transfers; device copy "
           "%.1f GB/s (read + write).\n\n", fl.device_copy);
     out (o, "| element | format | ms/frame | memcpy ms | x memcpy | "
-        "upload ms | kernel ms | download ms | kernel GB/s | x PCIe floor |\n"
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        "upload ms | kernel ms | download ms | kernel GB/s | x PCIe floor | "
+        "input frames |\n"
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     for (c = 0; c < G_N_ELEMENTS (cases); c++) {
       const Case *cs = &cases[c];
       GstVideoInfo fvi;
@@ -483,14 +525,18 @@ main (int argc, char **argv)
           : g_strdup ("-");
       pf = floor_ms > 0 ? g_strdup_printf ("%.2f", r.ms / floor_ms) :
           g_strdup ("-");
-      out (o, "| %s | %s | %.3f | %.3f | %.2f | %s | %s | %s | %s | %s |\n",
-          cs->desc, cs->format, r.ms, mc, r.ms / mc, u, kk, dd, kgbs, pf);
+      out (o, "| %s | %s | %.3f | %.3f | %.2f | %s | %s | %s | %s | %s | %s |\n",
+          cs->desc, cs->format, r.ms, mc, r.ms / mc, u, kk, dd, kgbs, pf,
+          !r.pool ? "allocated" : g_str_equal (r.pool, "GstClPinnedPool") ?
+          "pinned pool" : "proposed pool");
       g_free (u);
       g_free (kk);
       g_free (dd);
       g_free (kgbs);
       g_free (pf);
       g_free (p.device);
+      g_free (p.pool);
+      g_clear_pointer (&r.pool, g_free);
       for (k = 0; k < NFRAMES; k++)
         gst_buffer_unref (fr[k]);
       g_free (fr);

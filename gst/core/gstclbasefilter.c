@@ -6,6 +6,7 @@
  */
 #include "gstclbasefilter.h"
 #include "gstcllayout.h"
+#include "gstclpool.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_base_filter_debug);
 #define GST_CAT_DEFAULT gst_cl_base_filter_debug
@@ -691,6 +692,92 @@ gst_cl_base_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Allocation: pinned frames for devices that copy them                     */
+
+static GstBufferPool *
+pinned_pool_for (GstClBaseFilter * self, GstCaps * caps, guint * size)
+{
+  GstClBaseFilterPrivate *priv = PRIV (self);
+  GstBufferPool *pool;
+  GstStructure *config;
+  GstVideoInfo info;
+
+  if (!caps || !gst_video_info_from_caps (&info, caps))
+    return NULL;
+  pool = gst_cl_pinned_pool_new (priv->device);
+  if (!pool)
+    return NULL;
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, info.size, 0, 0);
+  gst_buffer_pool_config_add_option (config,
+      GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    gst_object_unref (pool);
+    return NULL;
+  }
+  *size = info.size;
+  return pool;
+}
+
+/* Upstream is offered frames in pinned memory: their upload then runs at
+ * the bus's speed (docs/performance.md). */
+static gboolean
+gst_cl_base_filter_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  GstClBaseFilter *self = GST_CL_BASE_FILTER (trans);
+  GstClBaseFilterPrivate *priv = PRIV (self);
+  GstBufferPool *pool;
+  GstCaps *caps;
+  gboolean need_pool;
+  guint size = 0;
+
+  if (!priv->device || !gst_cl_pinned_pool_wanted (priv->device) ||
+      gst_base_transform_is_passthrough (trans))
+    return GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)->
+        propose_allocation (trans, decide_query, query);
+  gst_query_parse_allocation (query, &caps, &need_pool);
+  if (need_pool && (pool = pinned_pool_for (self, caps, &size))) {
+    gst_query_add_allocation_pool (query, pool, size, 0, 0);
+    gst_object_unref (pool);
+  }
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  return TRUE;
+}
+
+/* Output frames go to pinned memory unless downstream brings its own pool
+ * (a sink's video memory, another clfilters element's pinned pool). */
+static gboolean
+gst_cl_base_filter_decide_allocation (GstBaseTransform * trans,
+    GstQuery * query)
+{
+  GstClBaseFilter *self = GST_CL_BASE_FILTER (trans);
+  GstClBaseFilterPrivate *priv = PRIV (self);
+  GstBufferPool *theirs = NULL, *pool;
+  GstCaps *caps;
+  guint size = 0;
+
+  if (priv->device && gst_cl_pinned_pool_wanted (priv->device)) {
+    if (gst_query_get_n_allocation_pools (query) > 0)
+      gst_query_parse_nth_allocation_pool (query, 0, &theirs, NULL, NULL,
+          NULL);
+    gst_query_parse_allocation (query, &caps, NULL);
+    if (!theirs && (pool = pinned_pool_for (self, caps, &size))) {
+      GST_DEBUG_OBJECT (self, "output frames in pinned memory");
+      if (gst_query_get_n_allocation_pools (query) > 0)
+        gst_query_set_nth_allocation_pool (query, 0, pool, size, 0, 0);
+      else
+        gst_query_add_allocation_pool (query, pool, size, 0, 0);
+      gst_object_unref (pool);
+    }
+    if (theirs)
+      gst_object_unref (theirs);
+  }
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)->
+      decide_allocation (trans, query);
+}
+
+/* ------------------------------------------------------------------------ */
 /* Properties                                                               */
 
 static void
@@ -839,6 +926,10 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
           rw | GST_PARAM_MUTABLE_PLAYING));
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_cl_base_filter_start);
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_cl_base_filter_propose_allocation);
+  trans_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_cl_base_filter_decide_allocation);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_cl_base_filter_stop);
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cl_base_filter_transform);
   trans_class->before_transform =

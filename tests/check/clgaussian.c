@@ -275,6 +275,80 @@ GST_START_TEST (test_tuning_and_paths)
 
 GST_END_TEST;
 
+/* Devices that copy frames (forced here on POCL with GST_CL_ZERO_COPY=0)
+ * offer upstream a pool of pinned frames and filter frames from it
+ * correctly; devices that read host memory in place offer an ordinary
+ * pool. */
+GST_START_TEST (test_pinned_pool)
+{
+  static const gchar *formats[] = { "RGBA", "I420", "GRAY8" };
+  guint i, copies;
+
+  for (copies = 0; copies < 2; copies++) {
+    if (copies)
+      g_setenv ("GST_CL_ZERO_COPY", "0", TRUE);
+    for (i = 0; i < G_N_ELEMENTS (formats); i++) {
+      GstVideoInfo info = test_info (formats[i], 83, 29);
+      GstHarness *h = harness_for ("clgaussian", formats[i], 83, 29);
+      GstCaps *caps = gst_video_info_to_caps (&info);
+      GstQuery *q = gst_query_new_allocation (caps, TRUE);
+      GstBufferPool *pool = NULL;
+      GstStructure *config;
+      GstBuffer *in, *out;
+      GstVideoFrame src, dst;
+      RefKernel rk = ref_kernel (1, 0);
+      TestFrame f;
+      guint size = 0, k, bad;
+
+      /* the harness pushed nothing yet: start it with one frame */
+      check_one (h, formats[i], 83, 29, CONTENT_RANDOM, FALSE, ref_gaussian,
+          &rk, "before the query");
+      fail_unless (gst_pad_peer_query (h->srcpad, q));
+      fail_unless (gst_query_get_n_allocation_pools (q) >= 1);
+      gst_query_parse_nth_allocation_pool (q, 0, &pool, &size, NULL, NULL);
+      fail_unless (pool != NULL);
+      /* a GPU (GST_CL_DEVICE=gpu on the lent machine) always copies */
+      fail_unless_equals_string (G_OBJECT_TYPE_NAME (pool),
+          copies || g_strcmp0 (g_getenv ("GST_CL_DEVICE"), "gpu") == 0 ?
+          "GstClPinnedPool" : "GstVideoBufferPool");
+      config = gst_buffer_pool_get_config (pool);
+      gst_buffer_pool_config_set_params (config, caps, size, 0, 0);
+      gst_buffer_pool_config_add_option (config,
+          GST_BUFFER_POOL_OPTION_VIDEO_META);
+      fail_unless (gst_buffer_pool_set_config (pool, config));
+      fail_unless (gst_buffer_pool_set_active (pool, TRUE));
+      for (k = 0; k < 3; k++) {
+        f = test_frame_new (&info, k ? CONTENT_STRUCTURED : CONTENT_RANDOM,
+            FALSE, 7 + k);
+        fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &in,
+                NULL), GST_FLOW_OK);
+        fail_unless (gst_video_frame_map (&src, &info, f.buffer,
+                GST_MAP_READ));
+        fail_unless (gst_video_frame_map (&dst, &info, in, GST_MAP_WRITE));
+        fail_unless (gst_video_frame_copy (&dst, &src));
+        gst_video_frame_unmap (&dst);
+        gst_video_frame_unmap (&src);
+        out = gst_harness_push_and_pull (h, in);
+        fail_unless (out != NULL);
+        bad = test_compare (f.buffer, &f.info, out, &info, formats[i],
+            ref_gaussian, &rk, 0, "pool frame");
+        fail_unless (bad == 0, "%s from the proposed pool: %u samples differ",
+            formats[i], bad);
+        gst_buffer_unref (out);
+        gst_buffer_unref (f.buffer);
+      }
+      fail_unless (gst_buffer_pool_set_active (pool, FALSE));
+      gst_object_unref (pool);
+      gst_query_unref (q);
+      gst_caps_unref (caps);
+      gst_harness_teardown (h);
+    }
+    g_unsetenv ("GST_CL_ZERO_COPY");
+  }
+}
+
+GST_END_TEST;
+
 /* memory=image and memory=buffer give identical buffers. */
 GST_START_TEST (test_image_equals_buffer)
 {
@@ -475,6 +549,7 @@ clgaussian_suite (void)
   tcase_add_test (tc, test_large_radius_hd);
   tcase_add_loop_test (tc, test_tuning_and_paths, 0, 10);
   tcase_add_test (tc, test_image_equals_buffer);
+  tcase_add_test (tc, test_pinned_pool);
   tcase_add_loop_test (tc, test_properties_mid_stream, 0, 2);
   tcase_add_test (tc, test_two_instances);
   tcase_add_test (tc, test_device_name_and_profiling);
