@@ -745,6 +745,46 @@ gst_cl_base_filter_propose_allocation (GstBaseTransform * trans,
   return TRUE;
 }
 
+/* Analyzers run in passthrough: GstBaseTransform forwards upstream's
+ * ALLOCATION query downstream. When downstream brings no pool, the
+ * analyzer offers pinned frames itself: they pass through untouched and are
+ * ordinary memory to everyone else. */
+static gboolean
+gst_cl_base_filter_query (GstBaseTransform * trans, GstPadDirection direction,
+    GstQuery * query)
+{
+  GstClBaseFilter *self = GST_CL_BASE_FILTER (trans);
+  GstClBaseFilterPrivate *priv = PRIV (self);
+  GstBufferPool *pool, *theirs = NULL;
+  GstCaps *caps;
+  gboolean need_pool, ret;
+  guint size = 0;
+
+  ret = GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)->query
+      (trans, direction, query);
+  if (direction != GST_PAD_SINK || GST_QUERY_TYPE (query) !=
+      GST_QUERY_ALLOCATION || !gst_base_transform_is_passthrough (trans) ||
+      !priv->device || !gst_cl_pinned_pool_wanted (priv->device))
+    return ret;
+  gst_query_parse_allocation (query, &caps, &need_pool);
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_parse_nth_allocation_pool (query, 0, &theirs, NULL, NULL, NULL);
+  if (theirs) {
+    gst_object_unref (theirs);
+    return ret;
+  }
+  if (need_pool && (pool = pinned_pool_for (self, caps, &size))) {
+    GST_DEBUG_OBJECT (self, "offering pinned frames upstream");
+    if (gst_query_get_n_allocation_pools (query) > 0)
+      gst_query_set_nth_allocation_pool (query, 0, pool, size, 0, 0);
+    else
+      gst_query_add_allocation_pool (query, pool, size, 0, 0);
+    gst_object_unref (pool);
+    ret = TRUE;
+  }
+  return ret;
+}
+
 /* Output frames go to pinned memory unless downstream brings its own pool
  * (a sink's video memory, another clfilters element's pinned pool). */
 static gboolean
@@ -930,6 +970,7 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
       GST_DEBUG_FUNCPTR (gst_cl_base_filter_propose_allocation);
   trans_class->decide_allocation =
       GST_DEBUG_FUNCPTR (gst_cl_base_filter_decide_allocation);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_cl_base_filter_query);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_cl_base_filter_stop);
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cl_base_filter_transform);
   trans_class->before_transform =

@@ -478,6 +478,70 @@ GST_START_TEST (test_missing_channels_warning)
 
 GST_END_TEST;
 
+/* With copies (a GPU; forced on POCL with GST_CL_ZERO_COPY=0) and no pool
+ * downstream, the analyzer offers upstream a pool of pinned frames; frames
+ * from it are counted right and pass through unchanged. */
+GST_START_TEST (test_pinned_pool)
+{
+  static const gchar *formats[] = { "GRAY8", "I420", "RGBA" };
+  guint i, k;
+
+  g_setenv ("GST_CL_ZERO_COPY", "0", TRUE);
+  for (i = 0; i < G_N_ELEMENTS (formats); i++) {
+    GstVideoInfo info = test_info (formats[i], 97, 31);
+    Hist hs = hist_new ("clhistogram channels=all", formats[i], 97, 31);
+    GstCaps *caps = gst_video_info_to_caps (&info);
+    GstQuery *q = gst_query_new_allocation (caps, TRUE);
+    GstBufferPool *pool = NULL;
+    GstStructure *config;
+    guint size = 0;
+
+    fail_unless (gst_pad_peer_query (hs.h->srcpad, q));
+    fail_unless (gst_query_get_n_allocation_pools (q) >= 1);
+    gst_query_parse_nth_allocation_pool (q, 0, &pool, &size, NULL, NULL);
+    fail_unless (pool != NULL);
+    fail_unless_equals_string (G_OBJECT_TYPE_NAME (pool), "GstClPinnedPool");
+    config = gst_buffer_pool_get_config (pool);
+    gst_buffer_pool_config_set_params (config, caps, size, 0, 0);
+    fail_unless (gst_buffer_pool_set_config (pool, config));
+    fail_unless (gst_buffer_pool_set_active (pool, TRUE));
+    for (k = 0; k < 2; k++) {
+      TestFrame f = test_frame_new (&info, k ? CONTENT_STRUCTURED :
+          CONTENT_RANDOM, FALSE, 11 + k);
+      RefCounts rc = { {{0}}, 0, FALSE };
+      GstVideoFrame src, dst;
+      GstBuffer *in = NULL;
+      GstMessage *msg;
+
+      fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &in,
+              NULL), GST_FLOW_OK);
+      fail_unless (gst_video_frame_map (&src, &info, f.buffer, GST_MAP_READ));
+      fail_unless (gst_video_frame_map (&dst, &info, in, GST_MAP_WRITE));
+      fail_unless (gst_video_frame_copy (&dst, &src));
+      gst_video_frame_unmap (&dst);
+      gst_video_frame_unmap (&src);
+      ref_count (&rc, f.buffer, &f.info, formats[i]);
+      gst_buffer_unref (f.buffer);
+      f.buffer = in;
+      push_passthrough (hs.h, &f);
+      msg = pop_histogram (hs.bus);
+      fail_unless (msg != NULL);
+      check_message (gst_message_get_structure (msg), &rc, "all", 256, 1, 99,
+          1, "pinned pool");
+      gst_message_unref (msg);
+      gst_buffer_unref (f.buffer);
+    }
+    fail_unless (gst_buffer_pool_set_active (pool, FALSE));
+    gst_object_unref (pool);
+    gst_query_unref (q);
+    gst_caps_unref (caps);
+    hist_free (&hs);
+  }
+  g_unsetenv ("GST_CL_ZERO_COPY");
+}
+
+GST_END_TEST;
+
 static Suite *
 clhistogram_suite (void)
 {
@@ -494,6 +558,7 @@ clhistogram_suite (void)
   tcase_add_test (tc, test_no_messages);
   tcase_add_loop_test (tc, test_tuning, 0, 2);
   tcase_add_test (tc, test_missing_channels_warning);
+  tcase_add_test (tc, test_pinned_pool);
   return s;
 }
 
