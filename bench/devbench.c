@@ -68,6 +68,12 @@ static const Case cases[] = {
   {"clgaussian kernel-shape=strips rows-per-item=4", "RGBA", TRUE},
   {"clgaussian kernel-shape=strips rows-per-item=64", "RGBA", TRUE},
   {"clgaussian kernel-shape=strips pixels-per-item=256", "RGBA", TRUE},
+  {"clgaussian memory=image work-group-size=32", "RGBA", TRUE},
+  {"clgaussian memory=image work-group-size=128", "RGBA", TRUE},
+  {"clgaussian memory=image work-group-size=256", "RGBA", TRUE},
+  {"clgaussian memory=image rows-per-item=2", "RGBA", TRUE},
+  {"clgaussian memory=image rows-per-item=4", "RGBA", TRUE},
+  {"clgaussian memory=image pixels-per-item=2", "RGBA", TRUE},
 };
 
 static int

@@ -169,7 +169,9 @@ gst_cl_base_filter_launch_shape (GstClBaseFilter * self,
   } else {
     chunk = t->pixels_per_item ? t->pixels_per_item * (gsize) plane->step :
         (vectors ? 16 : 1);
-    rows = t->rows_per_item ? t->rows_per_item : (vectors ? 2 : 1);
+    /* 4 rows per item for texel kernels: 967 against 793 GB/s for a 4K
+     * RGBA image on an H100 (docs/tuning.md) */
+    rows = t->rows_per_item ? t->rows_per_item : (vectors ? 2 : 4);
     group = t->work_group_size ? t->work_group_size : TILE_GROUP_SIZE;
   }
   if (vectors)
