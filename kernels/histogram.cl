@@ -160,6 +160,26 @@ histogram_pairs (__global const uchar * src, int stride, int units,
     out[i] = lo[i];
 }
 
+/* The partials of n_units units added per slot and level on the device,
+ * where there are hundreds of units (work-groups on GPUs): the host then
+ * reads 256 totals per slot instead of n_units * 256 partials. One
+ * work-item per slot * 256 + level; neighbouring items read neighbouring
+ * counters. */
+__kernel void
+histogram_reduce (__global const uint * partials, int n_units, int want,
+    __global uint * totals)
+{
+  const int i = get_global_id (0);
+  const int slot = i >> 8;
+  if (i >= 4 * 256 || !(want & (1 << slot)))
+    return;
+  const __global uint *p = partials + (size_t) slot * n_units * 256 + (i & 255);
+  uint s = 0;
+  for (int u = 0; u < n_units; u++)
+    s += p[(size_t) u * 256];
+  totals[i] = s;
+}
+
 /* local tables: lh[copy * 1024 + slot * 256 + level] */
 inline void
 hist_local_clear (__local uint * lh)

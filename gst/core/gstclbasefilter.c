@@ -502,16 +502,18 @@ filter_frame (GstClBaseFilter * self, GstVideoFrame * in, GstVideoFrame * out)
           profiling ? &up : NULL, &err)
       || !gst_cl_plane_store_bind (&priv->out_store, out, 0, &dst, &err)
       || !klass->process (self, &src, &dst, profiling ? kev : NULL, &n_kev,
-          &err)
-      || !gst_cl_plane_store_download (&priv->out_store, priv->queue, out, 0,
+          &err))
+    goto failed;
+  /* the planes the kernels do not filter (chroma) pass unchanged; copied by
+   * the host while the device uploads and filters plane 0 (disjoint bytes
+   * of the frames), before the download waits for it */
+  for (p = 1; p < GST_VIDEO_FRAME_N_PLANES (in); p++)
+    gst_video_frame_copy_plane (out, in, p);
+  if (!gst_cl_plane_store_download (&priv->out_store, priv->queue, out, 0,
           profiling ? &down : NULL, &err))
     goto failed;
   gst_cl_plane_store_end_frame (&priv->in_store);
   gst_cl_plane_store_end_frame (&priv->out_store);
-
-  /* the planes the kernels do not filter (chroma) pass unchanged */
-  for (p = 1; p < GST_VIDEO_FRAME_N_PLANES (in); p++)
-    gst_video_frame_copy_plane (out, in, p);
 
   if (profiling)
     account_profile (self, in->buffer, up, kev, n_kev, down);

@@ -75,6 +75,7 @@ enum
 #define N_SLOTS 4               /* luma, red, green, blue */
 #define PAIR_TABLE_SIZE 65536   /* counters per work-item in histogram_pairs */
 #define MAX_PAIR_UNITS 64       /* above: plain counting (histogram_strips) */
+#define MAX_HOST_UNITS 64       /* above: partials added on the device */
 static const gchar *const slot_names[N_SLOTS] = { "luma", "red", "green",
   "blue"
 };
@@ -104,13 +105,14 @@ struct _GstClHistogram
   GstClockTime start, start_stream, start_running, end;
 
   /* device */
-  cl_kernel k_strips, k_tiles, k_image, k_pairs;
+  cl_kernel k_strips, k_tiles, k_image, k_pairs, k_reduce;
   cl_mem tables;                /* pair tables of histogram_pairs, zero
                                  * between frames */
   gsize tables_size;
   gboolean tables_dirty;        /* a frame failed: zero them again */
   cl_mem partials;
   gsize partials_size;
+  cl_mem totals;                /* N_SLOTS * 256 sums of the partials */
   guint32 *host_partials;
 };
 
@@ -338,6 +340,7 @@ gst_cl_histogram_setup (GstClBaseFilter * base, cl_program program,
 
   if (!(self->k_strips = make_kernel (program, "histogram_strips", error))
       || !(self->k_pairs = make_kernel (program, "histogram_pairs", error))
+      || !(self->k_reduce = make_kernel (program, "histogram_reduce", error))
       || !(self->k_tiles = make_kernel (program, "histogram_tiles", error)))
     return FALSE;
   if (device->image_support &&
@@ -360,7 +363,13 @@ gst_cl_histogram_cleanup (GstClBaseFilter * base)
     clReleaseKernel (self->k_image);
   if (self->k_pairs)
     clReleaseKernel (self->k_pairs);
+  if (self->k_reduce)
+    clReleaseKernel (self->k_reduce);
   self->k_strips = self->k_tiles = self->k_image = self->k_pairs = NULL;
+  self->k_reduce = NULL;
+  if (self->totals)
+    clReleaseMemObject (self->totals);
+  self->totals = NULL;
   if (self->tables)
     clReleaseMemObject (self->tables);
   self->tables = NULL;
@@ -400,6 +409,14 @@ ensure_partials (GstClHistogram * self, guint n_units, GError ** error)
   gsize size = (gsize) N_SLOTS * n_units * 256 * sizeof (guint32);
   cl_int st;
 
+  if (!self->totals) {
+    self->totals = clCreateBuffer (device->context, CL_MEM_READ_WRITE,
+        N_SLOTS * 256 * sizeof (guint32), NULL, &st);
+    if (st != CL_SUCCESS) {
+      self->totals = NULL;
+      return gst_cl_fail (error, st, "clCreateBuffer (histogram totals)");
+    }
+  }
   if (self->partials && self->partials_size >= size)
     return TRUE;
   if (self->partials)
@@ -562,7 +579,28 @@ count_frame (GstClHistogram * self, const GstClPlane * src, guint want,
       return FALSE;
   }
 
-  /* read back the partials of the counted slots and add them up */
+  if (n_units > MAX_HOST_UNITS) {
+    /* hundreds of partials (GPUs): added on the device, 4 KiB read back */
+    GstClLaunch r = { {N_SLOTS * 256, 1}, {64, 1}, 1, 1, FALSE };
+    if (!gst_cl_set_args (self->k_reduce, error, GST_CL_ARG (self->partials),
+            GST_CL_ARG (n_units), GST_CL_ARG (iwant),
+            GST_CL_ARG (self->totals), GST_CL_ARGS_END)
+        || !gst_cl_base_filter_enqueue (base, self->k_reduce, &r, events,
+            n_events, error))
+      return FALSE;
+    st = clEnqueueReadBuffer (queue, self->totals, CL_TRUE, 0,
+        N_SLOTS * 256 * sizeof (guint32), self->host_partials, 0, NULL, NULL);
+    if (st != CL_SUCCESS)
+      return gst_cl_fail (error, st, "clEnqueueReadBuffer (histograms)");
+    for (slot = 0; slot < N_SLOTS; slot++)
+      if (want & (1u << slot))
+        for (v = 0; v < 256; v++)
+          self->counts[slot][v] += self->host_partials[slot * 256 + v];
+    goto done;
+  }
+
+  /* a few partials (CPUs): read back those of the counted slots and add
+   * them up */
   for (slot = 0; slot < N_SLOTS; slot++) {
     gsize bytes = (gsize) n_units * 256 * sizeof (guint32);
     const guint32 *p;
@@ -578,6 +616,7 @@ count_frame (GstClHistogram * self, const GstClPlane * src, guint want,
       for (v = 0; v < 256; v++)
         self->counts[slot][v] += p[v];
   }
+done:
   if (pairs)
     self->tables_dirty = FALSE;
   return TRUE;
