@@ -337,6 +337,7 @@ gst_cl_histogram_setup (GstClBaseFilter * base, cl_program program,
 {
   GstClHistogram *self = GST_CL_HISTOGRAM (base);
   GstClDevice *device = gst_cl_base_filter_get_device (base);
+  cl_int st;
 
   if (!(self->k_strips = make_kernel (program, "histogram_strips", error))
       || !(self->k_pairs = make_kernel (program, "histogram_pairs", error))
@@ -346,6 +347,12 @@ gst_cl_histogram_setup (GstClBaseFilter * base, cl_program program,
   if (device->image_support &&
       !(self->k_image = make_kernel (program, "histogram_image", error)))
     return FALSE;
+  self->totals = clCreateBuffer (device->context, CL_MEM_READ_WRITE,
+      N_SLOTS * 256 * sizeof (guint32), NULL, &st);
+  if (st != CL_SUCCESS) {
+    self->totals = NULL;
+    return gst_cl_fail (error, st, "clCreateBuffer (histogram totals)");
+  }
   reset_interval (self);
   return TRUE;
 }
@@ -409,14 +416,6 @@ ensure_partials (GstClHistogram * self, guint n_units, GError ** error)
   gsize size = (gsize) N_SLOTS * n_units * 256 * sizeof (guint32);
   cl_int st;
 
-  if (!self->totals) {
-    self->totals = clCreateBuffer (device->context, CL_MEM_READ_WRITE,
-        N_SLOTS * 256 * sizeof (guint32), NULL, &st);
-    if (st != CL_SUCCESS) {
-      self->totals = NULL;
-      return gst_cl_fail (error, st, "clCreateBuffer (histogram totals)");
-    }
-  }
   if (self->partials && self->partials_size >= size)
     return TRUE;
   if (self->partials)
@@ -494,6 +493,7 @@ count_frame (GstClHistogram * self, const GstClPlane * src, guint want,
   GstClDevice *device = gst_cl_base_filter_get_device (base);
   cl_command_queue queue = gst_cl_base_filter_get_queue (base);
   cl_int iwant = want, n_units, st;
+  cl_mem partials;
   gboolean pairs = FALSE;
   guint slot, unit, v;
   GstClLaunch l;
@@ -579,8 +579,10 @@ count_frame (GstClHistogram * self, const GstClPlane * src, guint want,
       return FALSE;
   }
 
+  partials = self->partials;
   if (n_units > MAX_HOST_UNITS) {
-    /* hundreds of partials (GPUs): added on the device, 4 KiB read back */
+    /* hundreds of partials (GPUs): added on the device into one partial
+     * per slot, which is what the host then reads */
     GstClLaunch r = { {N_SLOTS * 256, 1}, {64, 1}, 1, 1, FALSE };
     if (!gst_cl_set_args (self->k_reduce, error, GST_CL_ARG (self->partials),
             GST_CL_ARG (n_units), GST_CL_ARG (iwant),
@@ -588,25 +590,17 @@ count_frame (GstClHistogram * self, const GstClPlane * src, guint want,
         || !gst_cl_base_filter_enqueue (base, self->k_reduce, &r, events,
             n_events, error))
       return FALSE;
-    st = clEnqueueReadBuffer (queue, self->totals, CL_TRUE, 0,
-        N_SLOTS * 256 * sizeof (guint32), self->host_partials, 0, NULL, NULL);
-    if (st != CL_SUCCESS)
-      return gst_cl_fail (error, st, "clEnqueueReadBuffer (histograms)");
-    for (slot = 0; slot < N_SLOTS; slot++)
-      if (want & (1u << slot))
-        for (v = 0; v < 256; v++)
-          self->counts[slot][v] += self->host_partials[slot * 256 + v];
-    goto done;
+    partials = self->totals;
+    n_units = 1;
   }
 
-  /* a few partials (CPUs): read back those of the counted slots and add
-   * them up */
+  /* read back the partials of the counted slots and add them up */
   for (slot = 0; slot < N_SLOTS; slot++) {
     gsize bytes = (gsize) n_units * 256 * sizeof (guint32);
     const guint32 *p;
     if (!(want & (1u << slot)))
       continue;
-    st = clEnqueueReadBuffer (queue, self->partials, CL_TRUE,
+    st = clEnqueueReadBuffer (queue, partials, CL_TRUE,
         (gsize) slot * n_units * 256 * sizeof (guint32), bytes,
         self->host_partials, 0, NULL, NULL);
     if (st != CL_SUCCESS)
@@ -616,7 +610,6 @@ count_frame (GstClHistogram * self, const GstClPlane * src, guint want,
       for (v = 0; v < 256; v++)
         self->counts[slot][v] += p[v];
   }
-done:
   if (pairs)
     self->tables_dirty = FALSE;
   return TRUE;
