@@ -165,20 +165,22 @@ gf_vsum16 (const __global uchar * src, const int *off, int radius,
     acc += (convert_ushort16 (LOAD_UC16 (src + off[radius - j] + x)) +
         convert_ushort16 (LOAD_UC16 (src + off[radius + j] + x))) *
         (ushort16) (wt[j]);
-  STORE_US16_L (t, acc);
+  STORE_F16_L (t, convert_float16 (acc));
 }
 
 /* horizontal pass of 16 bytes at x from the vertical sums tc[] */
 inline void
-gf_hsum16 (const __local ushort * tc, const __global uchar * mid,
-    __global uchar * o, int radius, int step, __constant ushort * wt, int x,
+gf_hsum16 (const __local float * tc, const __global uchar * mid,
+    __global uchar * o, int radius, int step, const float *wf, int x,
     uchar16 amask)
 {
-  uint16 acc = convert_uint16 (LOAD_US16_L (tc + x)) * (uint16) (wt[0]);
+  float16 acc = LOAD_F16_L (tc + x) * (float16) (wf[0]) + (float16) (32768.0f);
   for (int i = 1; i <= radius; i++)
-    acc += (convert_uint16 (LOAD_US16_L (tc + x - i * step)) +
-        convert_uint16 (LOAD_US16_L (tc + x + i * step))) * (uint16) (wt[i]);
-  const uchar16 res = convert_uchar16 ((acc + (uint16) (32768)) >> (uint16) (16));
+    acc += (LOAD_F16_L (tc + x - i * step) + LOAD_F16_L (tc + x + i * step)) *
+        (float16) (wf[i]);
+  /* (acc + 32768) >> 16: scaling by 2^-16 is exact, truncation floors */
+  const uchar16 res =
+      convert_uchar16_sat (convert_int16 (acc * (float16) (1.0f / 65536.0f)));
   STORE_UC16 (o + x, bitselect (res, LOAD_UC16 (mid + x), amask));
 }
 
@@ -186,20 +188,24 @@ __kernel void
 gaussian_buffer_fused (__global const uchar * src, int src_stride,
     __global uchar * dst, int dst_stride, int units, int height, int step,
     int alpha, int chunk, int rows, __constant ushort * wt, int radius,
-    __local ushort * scratch)
+    __local float * scratch)
 {
   int x0, x1, y0, y1;
   if (!gst_cl_work_rect (units, height, chunk, rows, &x0, &x1, &y0, &y1))
     return;
   const int pad = radius * step;
   /* t[i] holds the vertical sum of column x0 - pad + i */
-  __local ushort *t = scratch + get_local_id (0) * (size_t) (chunk + 2 * pad);
+  __local float *t = scratch + get_local_id (0) * (size_t) (chunk + 2 * pad);
   const int t0 = x0 - pad;
   const int c_lo = max (t0, 0);
   const int c_hi = min (x1 + pad, units);
   const uchar16 amask = gst_cl_alpha_mask16 (alpha, step);
-  const __local ushort *tc = t + pad - x0;      /* tc[x]: column x */
+  const __local float *tc = t + pad - x0;       /* tc[x]: column x */
   int off[129];
+  float wf[65];
+
+  for (int i = 0; i <= radius; i++)
+    wf[i] = wt[i];
 
   for (int y = y0; y < y1; y++) {
     const __global uchar *mid = src + (size_t) y * src_stride;
@@ -220,7 +226,7 @@ gaussian_buffer_fused (__global const uchar * src, int src_stride,
         uint acc = mid[x] * wt[0];
         for (int j = 1; j <= radius; j++)
           acc += (src[off[radius - j] + x] + src[off[radius + j] + x]) * wt[j];
-        t[x - t0] = (ushort) acc;
+        t[x - t0] = (float) acc;
       }
     }
     /* replicate the edge pixels' sums into the columns outside the plane */
@@ -232,18 +238,18 @@ gaussian_buffer_fused (__global const uchar * src, int src_stride,
     /* horizontal pass */
     if (x1 - x0 >= 16) {
       for (x = x0; x < x1 - 16; x += 16)
-        gf_hsum16 (tc, mid, o, radius, step, wt, x, amask);
-      gf_hsum16 (tc, mid, o, radius, step, wt, x1 - 16, amask);
+        gf_hsum16 (tc, mid, o, radius, step, wf, x, amask);
+      gf_hsum16 (tc, mid, o, radius, step, wf, x1 - 16, amask);
     } else {
       for (x = x0; x < x1; x++) {
         if (x % step == alpha) {
           o[x] = mid[x];
           continue;
         }
-        uint acc = tc[x] * wt[0];
+        float acc = tc[x] * wt[0] + 32768.0f;
         for (int i = 1; i <= radius; i++)
-          acc += (tc[x - i * step] + tc[x + i * step]) * wt[i];
-        o[x] = (uchar) ((acc + 32768) >> 16);
+          acc += (tc[x - i * step] + tc[x + i * step]) * (float) wt[i];
+        o[x] = (uchar) (convert_uint (acc) >> 16);
       }
     }
   }

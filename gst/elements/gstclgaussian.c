@@ -338,7 +338,7 @@ gst_cl_gaussian_process (GstClBaseFilter * base, const GstClPlane * src,
   if (gst_cl_base_filter_uses_strips (base)) {
     gsize scratch;
     gst_cl_base_filter_launch_shape (base, src, TRUE, &l);
-    scratch = (gsize) (l.chunk + 2 * r * src->step) * sizeof (guint16) *
+    scratch = (gsize) (l.chunk + 2 * r * src->step) * sizeof (gfloat) *
         l.local[0];
     if (scratch <= device->local_mem_size)
       return gst_cl_set_args (self->k_fused, error, GST_CL_ARG (src->mem),
