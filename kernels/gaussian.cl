@@ -175,6 +175,27 @@ gf_vsum16 (const __global uchar * src, const int *off, int radius,
   STORE_F16_L (t, convert_float16 (acc));
 }
 
+/* the same for 32 columns: the row offsets and weights serve both halves */
+inline void
+gf_vsum32 (const __global uchar * src, const int *off, int radius,
+    __constant ushort * wt, int x, __local float * t)
+{
+  const __global uchar *m = src + off[radius] + x;
+  ushort16 acc0 = convert_ushort16 (LOAD_UC16 (m)) * (ushort16) (wt[0]);
+  ushort16 acc1 = convert_ushort16 (LOAD_UC16 (m + 16)) * (ushort16) (wt[0]);
+  for (int j = 1; j <= radius; j++) {
+    const __global uchar *u = src + off[radius - j] + x;
+    const __global uchar *d = src + off[radius + j] + x;
+    const ushort16 w = (ushort16) (wt[j]);
+    acc0 += (convert_ushort16 (LOAD_UC16 (u)) +
+        convert_ushort16 (LOAD_UC16 (d))) * w;
+    acc1 += (convert_ushort16 (LOAD_UC16 (u + 16)) +
+        convert_ushort16 (LOAD_UC16 (d + 16))) * w;
+  }
+  STORE_F16_L (t, convert_float16 (acc0));
+  STORE_F16_L (t + 16, convert_float16 (acc1));
+}
+
 /* horizontal pass of 16 bytes at x from the vertical sums tc[] */
 inline void
 gf_hsum16 (const __local float * tc, const __global uchar * mid,
@@ -189,6 +210,29 @@ gf_hsum16 (const __local float * tc, const __global uchar * mid,
   const uchar16 res =
       convert_uchar16_sat (convert_int16 (acc * (float16) (1.0f / 65536.0f)));
   STORE_UC16 (o + x, bitselect (res, LOAD_UC16 (mid + x), amask));
+}
+
+/* the same for 32 bytes */
+inline void
+gf_hsum32 (const __local float * tc, const __global uchar * mid,
+    __global uchar * o, int radius, int step, const float *wf, int x,
+    uchar16 amask)
+{
+  float16 acc0 = LOAD_F16_L (tc + x) * (float16) (wf[0]) + (float16) (32768.0f);
+  float16 acc1 = LOAD_F16_L (tc + x + 16) * (float16) (wf[0]) +
+      (float16) (32768.0f);
+  for (int i = 1; i <= radius; i++) {
+    const __local float *l = tc + x - i * step, *r = tc + x + i * step;
+    const float16 w = (float16) (wf[i]);
+    acc0 += (LOAD_F16_L (l) + LOAD_F16_L (r)) * w;
+    acc1 += (LOAD_F16_L (l + 16) + LOAD_F16_L (r + 16)) * w;
+  }
+  const uchar16 res0 =
+      convert_uchar16_sat (convert_int16 (acc0 * (float16) (1.0f / 65536.0f)));
+  const uchar16 res1 =
+      convert_uchar16_sat (convert_int16 (acc1 * (float16) (1.0f / 65536.0f)));
+  STORE_UC16 (o + x, bitselect (res0, LOAD_UC16 (mid + x), amask));
+  STORE_UC16 (o + x + 16, bitselect (res1, LOAD_UC16 (mid + x + 16), amask));
 }
 
 __kernel void
@@ -225,7 +269,9 @@ gaussian_buffer_fused (__global const uchar * src, int src_stride,
     /* vertical pass over the columns inside the plane; the last vector may
      * overlap the one before */
     if (c_hi - c_lo >= 16) {
-      for (x = c_lo; x < c_hi - 16; x += 16)
+      for (x = c_lo; x < c_hi - 32; x += 32)
+        gf_vsum32 (src, off, radius, wt, x, t + (x - t0));
+      for (; x < c_hi - 16; x += 16)
         gf_vsum16 (src, off, radius, wt, x, t + (x - t0));
       gf_vsum16 (src, off, radius, wt, c_hi - 16, t + (c_hi - 16 - t0));
     } else {
@@ -244,7 +290,9 @@ gaussian_buffer_fused (__global const uchar * src, int src_stride,
 
     /* horizontal pass */
     if (x1 - x0 >= 16) {
-      for (x = x0; x < x1 - 16; x += 16)
+      for (x = x0; x < x1 - 32; x += 32)
+        gf_hsum32 (tc, mid, o, radius, step, wf, x, amask);
+      for (; x < x1 - 16; x += 16)
         gf_hsum16 (tc, mid, o, radius, step, wf, x, amask);
       gf_hsum16 (tc, mid, o, radius, step, wf, x1 - 16, amask);
     } else {
