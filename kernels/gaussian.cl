@@ -196,6 +196,36 @@ gf_vsum32 (const __global uchar * src, const int *off, int radius,
   STORE_F16_L (t + 16, convert_float16 (acc1));
 }
 
+/* the same for 64 columns */
+inline void
+gf_vsum64 (const __global uchar * src, const int *off, int radius,
+    __constant ushort * wt, int x, __local float * t)
+{
+  const __global uchar *m = src + off[radius] + x;
+  const ushort16 w0 = (ushort16) (wt[0]);
+  ushort16 acc0 = convert_ushort16 (LOAD_UC16 (m)) * w0;
+  ushort16 acc1 = convert_ushort16 (LOAD_UC16 (m + 16)) * w0;
+  ushort16 acc2 = convert_ushort16 (LOAD_UC16 (m + 32)) * w0;
+  ushort16 acc3 = convert_ushort16 (LOAD_UC16 (m + 48)) * w0;
+  for (int j = 1; j <= radius; j++) {
+    const __global uchar *u = src + off[radius - j] + x;
+    const __global uchar *d = src + off[radius + j] + x;
+    const ushort16 w = (ushort16) (wt[j]);
+    acc0 += (convert_ushort16 (LOAD_UC16 (u)) +
+        convert_ushort16 (LOAD_UC16 (d))) * w;
+    acc1 += (convert_ushort16 (LOAD_UC16 (u + 16)) +
+        convert_ushort16 (LOAD_UC16 (d + 16))) * w;
+    acc2 += (convert_ushort16 (LOAD_UC16 (u + 32)) +
+        convert_ushort16 (LOAD_UC16 (d + 32))) * w;
+    acc3 += (convert_ushort16 (LOAD_UC16 (u + 48)) +
+        convert_ushort16 (LOAD_UC16 (d + 48))) * w;
+  }
+  STORE_F16_L (t, convert_float16 (acc0));
+  STORE_F16_L (t + 16, convert_float16 (acc1));
+  STORE_F16_L (t + 32, convert_float16 (acc2));
+  STORE_F16_L (t + 48, convert_float16 (acc3));
+}
+
 /* horizontal pass of 16 bytes at x from the vertical sums tc[] */
 inline void
 gf_hsum16 (const __local float * tc, const __global uchar * mid,
@@ -269,7 +299,9 @@ gaussian_buffer_fused (__global const uchar * src, int src_stride,
     /* vertical pass over the columns inside the plane; the last vector may
      * overlap the one before */
     if (c_hi - c_lo >= 16) {
-      for (x = c_lo; x < c_hi - 32; x += 32)
+      for (x = c_lo; x < c_hi - 64; x += 64)
+        gf_vsum64 (src, off, radius, wt, x, t + (x - t0));
+      for (; x < c_hi - 32; x += 32)
         gf_vsum32 (src, off, radius, wt, x, t + (x - t0));
       for (; x < c_hi - 16; x += 16)
         gf_vsum16 (src, off, radius, wt, x, t + (x - t0));
