@@ -175,28 +175,7 @@ gf_vsum16 (const __global uchar * src, const int *off, int radius,
   STORE_F16_L (t, convert_float16 (acc));
 }
 
-/* the same for 32 columns: the row offsets and weights serve both halves */
-inline void
-gf_vsum32 (const __global uchar * src, const int *off, int radius,
-    __constant ushort * wt, int x, __local float * t)
-{
-  const __global uchar *m = src + off[radius] + x;
-  ushort16 acc0 = convert_ushort16 (LOAD_UC16 (m)) * (ushort16) (wt[0]);
-  ushort16 acc1 = convert_ushort16 (LOAD_UC16 (m + 16)) * (ushort16) (wt[0]);
-  for (int j = 1; j <= radius; j++) {
-    const __global uchar *u = src + off[radius - j] + x;
-    const __global uchar *d = src + off[radius + j] + x;
-    const ushort16 w = (ushort16) (wt[j]);
-    acc0 += (convert_ushort16 (LOAD_UC16 (u)) +
-        convert_ushort16 (LOAD_UC16 (d))) * w;
-    acc1 += (convert_ushort16 (LOAD_UC16 (u + 16)) +
-        convert_ushort16 (LOAD_UC16 (d + 16))) * w;
-  }
-  STORE_F16_L (t, convert_float16 (acc0));
-  STORE_F16_L (t + 16, convert_float16 (acc1));
-}
-
-/* the same for 64 columns */
+/* the same for 64 columns: the row offsets and weights serve four vectors */
 inline void
 gf_vsum64 (const __global uchar * src, const int *off, int radius,
     __constant ushort * wt, int x, __local float * t)
@@ -226,6 +205,14 @@ gf_vsum64 (const __global uchar * src, const int *off, int radius,
   STORE_F16_L (t + 48, convert_float16 (acc3));
 }
 
+/* (acc + 32768) >> 16 as bytes, acc holding the +32768 already: scaling
+ * by 2^-16 is exact, truncation floors */
+inline uchar16
+gf_round16 (float16 acc)
+{
+  return convert_uchar16_sat (convert_int16 (acc * (float16) (1.0f / 65536.0f)));
+}
+
 /* horizontal pass of 16 bytes at x from the vertical sums tc[] */
 inline void
 gf_hsum16 (const __local float * tc, const __global uchar * mid,
@@ -236,10 +223,7 @@ gf_hsum16 (const __local float * tc, const __global uchar * mid,
   for (int i = 1; i <= radius; i++)
     acc += (LOAD_F16_L (tc + x - i * step) + LOAD_F16_L (tc + x + i * step)) *
         (float16) (wf[i]);
-  /* (acc + 32768) >> 16: scaling by 2^-16 is exact, truncation floors */
-  const uchar16 res =
-      convert_uchar16_sat (convert_int16 (acc * (float16) (1.0f / 65536.0f)));
-  STORE_UC16 (o + x, bitselect (res, LOAD_UC16 (mid + x), amask));
+  STORE_UC16 (o + x, bitselect (gf_round16 (acc), LOAD_UC16 (mid + x), amask));
 }
 
 /* the same for 32 bytes */
@@ -257,12 +241,9 @@ gf_hsum32 (const __local float * tc, const __global uchar * mid,
     acc0 += (LOAD_F16_L (l) + LOAD_F16_L (r)) * w;
     acc1 += (LOAD_F16_L (l + 16) + LOAD_F16_L (r + 16)) * w;
   }
-  const uchar16 res0 =
-      convert_uchar16_sat (convert_int16 (acc0 * (float16) (1.0f / 65536.0f)));
-  const uchar16 res1 =
-      convert_uchar16_sat (convert_int16 (acc1 * (float16) (1.0f / 65536.0f)));
-  STORE_UC16 (o + x, bitselect (res0, LOAD_UC16 (mid + x), amask));
-  STORE_UC16 (o + x + 16, bitselect (res1, LOAD_UC16 (mid + x + 16), amask));
+  STORE_UC16 (o + x, bitselect (gf_round16 (acc0), LOAD_UC16 (mid + x), amask));
+  x += 16;
+  STORE_UC16 (o + x, bitselect (gf_round16 (acc1), LOAD_UC16 (mid + x), amask));
 }
 
 __kernel void
@@ -301,8 +282,6 @@ gaussian_buffer_fused (__global const uchar * src, int src_stride,
     if (c_hi - c_lo >= 16) {
       for (x = c_lo; x < c_hi - 64; x += 64)
         gf_vsum64 (src, off, radius, wt, x, t + (x - t0));
-      for (; x < c_hi - 32; x += 32)
-        gf_vsum32 (src, off, radius, wt, x, t + (x - t0));
       for (; x < c_hi - 16; x += 16)
         gf_vsum16 (src, off, radius, wt, x, t + (x - t0));
       gf_vsum16 (src, off, radius, wt, c_hi - 16, t + (c_hi - 16 - t0));
@@ -333,9 +312,9 @@ gaussian_buffer_fused (__global const uchar * src, int src_stride,
           o[x] = mid[x];
           continue;
         }
-        float acc = tc[x] * wt[0] + 32768.0f;
+        float acc = tc[x] * wf[0] + 32768.0f;
         for (int i = 1; i <= radius; i++)
-          acc += (tc[x - i * step] + tc[x + i * step]) * (float) wt[i];
+          acc += (tc[x - i * step] + tc[x + i * step]) * wf[i];
         o[x] = (uchar) (convert_uint (acc) >> 16);
       }
     }
