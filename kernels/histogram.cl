@@ -13,15 +13,14 @@
  * plain increments, spread over several copies so that a frame of one level
  * does not serialise on one counter; one-byte pixels count pairs instead
  * (histogram_pairs). GPUs (tiles): work-groups count into
- * local tables with atomics, each work-item on one of several copies, and
- * stride over the frame so that neighbouring items read neighbouring pixels.
+ * local tables with atomics, neighbouring work-items on different copies,
+ * and stride over rows so that neighbouring items read neighbouring pixels.
  */
 
 #define LUMA(r, g, b) ((4899u * (r) + 9617u * (g) + 1868u * (b) + 8192u) >> 14)
 
 #define GRAY_COPIES 8           /* private copies for one-byte pixels */
 #define RGB_COPIES 2            /* private copies per channel for RGB */
-#define LOCAL_COPIES 4          /* local copies in tiles */
 
 __kernel void
 histogram_strips (__global const uchar * src, int stride, int units,
@@ -180,66 +179,95 @@ histogram_reduce (__global const uint * partials, int n_units, int want,
   totals[i] = s;
 }
 
-/* local tables: lh[copy * 1024 + slot * 256 + level] */
+/* Local tables of tiles: `copies` interleaved copies of 4 slots x 256
+ * levels, lh[(slot * 256 + level) * copies + copy]. Neighbouring work-items
+ * count into different copies, so that the same level seen by a whole warp
+ * (smooth or flat content) spreads over as many counters, each in its own
+ * bank. */
 inline void
-hist_local_clear (__local uint * lh)
+hist_local_clear (__local uint * lh, int copies)
 {
-  for (int i = get_local_id (0); i < LOCAL_COPIES * 1024;
-      i += get_local_size (0))
+  for (int i = get_local_id (0); i < copies * 1024; i += get_local_size (0))
     lh[i] = 0;
   barrier (CLK_LOCAL_MEM_FENCE);
 }
 
 inline void
-hist_local_count (__local uint * my, uint r, uint g, uint b, int want)
-{
-  if (want & 1)
-    atomic_inc (&my[LUMA (r, g, b)]);
-  if (want & 2)
-    atomic_inc (&my[256 + r]);
-  if (want & 4)
-    atomic_inc (&my[512 + g]);
-  if (want & 8)
-    atomic_inc (&my[768 + b]);
-}
-
-inline void
-hist_local_write (__local uint * lh, __global uint * partials, int n_units,
+hist_local_count (__local uint * my, int copies, uint r, uint g, uint b,
     int want)
 {
-  const int unit = get_group_id (0);
+  if (want & 1)
+    atomic_inc (&my[LUMA (r, g, b) * copies]);
+  if (want & 2)
+    atomic_inc (&my[(256 + r) * copies]);
+  if (want & 4)
+    atomic_inc (&my[(512 + g) * copies]);
+  if (want & 8)
+    atomic_inc (&my[(768 + b) * copies]);
+}
+
+/* one partial per work-group, numbered row-major over the groups */
+inline void
+hist_local_write (__local uint * lh, int copies, __global uint * partials,
+    int n_units, int want)
+{
+  const int unit = get_group_id (1) * get_num_groups (0) + get_group_id (0);
   barrier (CLK_LOCAL_MEM_FENCE);
   for (int i = get_local_id (0); i < 1024; i += get_local_size (0)) {
     const int slot = i >> 8;
     if (!(want & (1 << slot)))
       continue;
     uint s = 0;
-    for (int c = 0; c < LOCAL_COPIES; c++)
-      s += lh[c * 1024 + i];
+    for (int c = 0; c < copies; c++)
+      s += lh[i * copies + c];
     partials[((size_t) slot * n_units + unit) * 256 + (i & 255)] = s;
   }
 }
 
+/* GPUs (tiles): a 2D range whose dimension 1 strides over the rows and
+ * dimension 0 over a row, with no division per pixel. One-byte pixels are
+ * read four at a time (one 32-bit load where the rows are 4-byte aligned),
+ * and four equal ones are one addition. */
 __kernel void
 histogram_tiles (__global const uchar * src, int stride, int units,
     int height, int step, int r_off, int g_off, int b_off, int want,
-    __global uint * partials, int n_units, __local uint * lh)
+    __global uint * partials, int n_units, __local uint * lh, int copies)
 {
   const int width = units / step;
-  const size_t n = (size_t) width * height;
-  __local uint *my = lh + (get_local_id (0) % LOCAL_COPIES) * 1024;
+  const int words = (stride & 3) == 0 && ((size_t) src & 3) == 0;
+  __local uint *my = lh + get_local_id (0) % copies;
 
-  hist_local_clear (lh);
-  for (size_t p = get_global_id (0); p < n; p += get_global_size (0)) {
-    const int y = p / width;
-    const __global uchar *px = src + (size_t) y * stride +
-        (size_t) (p - (size_t) y * width) * step;
-    if (step == 1)
-      atomic_inc (&my[px[0]]);
-    else
-      hist_local_count (my, px[r_off], px[g_off], px[b_off], want);
+  hist_local_clear (lh, copies);
+  for (int y = get_global_id (1); y < height; y += get_global_size (1)) {
+    const __global uchar *row = src + (size_t) y * stride;
+    if (step == 1) {
+      for (int x = get_global_id (0) * 4; x < width;
+          x += get_global_size (0) * 4) {
+        if (x + 4 <= width) {
+          const uchar4 v = words ?
+              as_uchar4 (*(const __global uint *) (row + x)) :
+              vload4 (0, row + x);
+          if (v.s0 == v.s1 && v.s0 == v.s2 && v.s0 == v.s3) {
+            atomic_add (&my[v.s0 * copies], 4u);
+          } else {
+            atomic_inc (&my[v.s0 * copies]);
+            atomic_inc (&my[v.s1 * copies]);
+            atomic_inc (&my[v.s2 * copies]);
+            atomic_inc (&my[v.s3 * copies]);
+          }
+        } else {
+          for (int i = x; i < width; i++)
+            atomic_inc (&my[row[i] * copies]);
+        }
+      }
+    } else {
+      for (int x = get_global_id (0); x < width; x += get_global_size (0)) {
+        const __global uchar *px = row + (size_t) x * step;
+        hist_local_count (my, copies, px[r_off], px[g_off], px[b_off], want);
+      }
+    }
   }
-  hist_local_write (lh, partials, n_units, want);
+  hist_local_write (lh, copies, partials, n_units, want);
 }
 
 /* layout: 0 = one channel (CL_R), 3 = RGB as a CL_R image three texels per
@@ -247,29 +275,30 @@ histogram_tiles (__global const uchar * src, int stride, int units,
 __kernel void
 histogram_image (read_only image2d_t src, int width, int height, int layout,
     int r_off, int g_off, int b_off, int want, __global uint * partials,
-    int n_units, __local uint * lh)
+    int n_units, __local uint * lh, int copies)
 {
-  const size_t n = (size_t) width * height;
-  __local uint *my = lh + (get_local_id (0) % LOCAL_COPIES) * 1024;
+  __local uint *my = lh + get_local_id (0) % copies;
 
-  hist_local_clear (lh);
-  for (size_t p = get_global_id (0); p < n; p += get_global_size (0)) {
-    const int y = p / width, x = p - (size_t) y * width;
-    if (layout == 0) {
-      atomic_inc (&my[read_imageui (src, GST_CL_SAMPLER, (int2) (x, y)).x]);
-    } else if (layout == 3) {
-      const uint r = read_imageui (src, GST_CL_SAMPLER,
-          (int2) (3 * x + r_off, y)).x;
-      const uint g = read_imageui (src, GST_CL_SAMPLER,
-          (int2) (3 * x + g_off, y)).x;
-      const uint b = read_imageui (src, GST_CL_SAMPLER,
-          (int2) (3 * x + b_off, y)).x;
-      hist_local_count (my, r, g, b, want);
-    } else {
-      const uint4 t = read_imageui (src, GST_CL_SAMPLER, (int2) (x, y));
-      const uint c[4] = { t.x, t.y, t.z, t.w };
-      hist_local_count (my, c[r_off], c[g_off], c[b_off], want);
+  hist_local_clear (lh, copies);
+  for (int y = get_global_id (1); y < height; y += get_global_size (1)) {
+    for (int x = get_global_id (0); x < width; x += get_global_size (0)) {
+      if (layout == 0) {
+        const uint v = read_imageui (src, GST_CL_SAMPLER, (int2) (x, y)).x;
+        atomic_inc (&my[v * copies]);
+      } else if (layout == 3) {
+        const uint r = read_imageui (src, GST_CL_SAMPLER,
+            (int2) (3 * x + r_off, y)).x;
+        const uint g = read_imageui (src, GST_CL_SAMPLER,
+            (int2) (3 * x + g_off, y)).x;
+        const uint b = read_imageui (src, GST_CL_SAMPLER,
+            (int2) (3 * x + b_off, y)).x;
+        hist_local_count (my, copies, r, g, b, want);
+      } else {
+        const uint4 t = read_imageui (src, GST_CL_SAMPLER, (int2) (x, y));
+        const uint c[4] = { t.x, t.y, t.z, t.w };
+        hist_local_count (my, copies, c[r_off], c[g_off], c[b_off], want);
+      }
     }
   }
-  hist_local_write (lh, partials, n_units, want);
+  hist_local_write (lh, copies, partials, n_units, want);
 }

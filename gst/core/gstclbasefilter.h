@@ -60,6 +60,8 @@ typedef struct
   cl_int rows;                  /* rows per work-item */
   gboolean rows_auto;           /* rows is the automatic choice (no
                                  * rows-per-item set) */
+  gboolean group_auto;          /* local[0] is the automatic choice (no
+                                 * work-group-size set) */
 } GstClLaunch;
 
 #define GST_CL_MAX_KERNEL_EVENTS 4

@@ -76,6 +76,10 @@ enum
 #define PAIR_TABLE_SIZE 65536   /* counters per work-item in histogram_pairs */
 #define MAX_PAIR_UNITS 64       /* above: plain counting (histogram_strips) */
 #define MAX_HOST_UNITS 64       /* above: partials added on the device */
+#define TILE_GROUP 256          /* work-items per group in tiles (automatic) */
+#define TILE_MAX_GROUPS_X 64    /* groups across a row in tiles */
+#define TILE_GROUPS_PER_CU 4    /* groups per compute unit in tiles */
+#define TILE_COPIES 8           /* copies of the local tables in tiles */
 static const gchar *const slot_names[N_SLOTS] = { "luma", "red", "green",
   "blue"
 };
@@ -492,7 +496,8 @@ count_frame (GstClHistogram * self, const GstClPlane * src, guint want,
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
   GstClDevice *device = gst_cl_base_filter_get_device (base);
   cl_command_queue queue = gst_cl_base_filter_get_queue (base);
-  cl_int iwant = want, n_units, st;
+  cl_int iwant = want, n_units, copies, st;
+  gsize local_bytes;
   cl_mem partials;
   gboolean pairs = FALSE;
   guint slot, unit, v;
@@ -541,18 +546,28 @@ count_frame (GstClHistogram * self, const GstClPlane * src, guint want,
             n_events, error))
       return FALSE;
   } else {
-    /* work-groups striding over the frame, a few per compute unit */
-    gsize pixels = (gsize) src->width * src->height, group, groups;
-    gsize local_bytes = 4 * 1024 * sizeof (guint32);
+    /* a 2D range of work-groups: dimension 0 across a row (four one-byte
+     * pixels or one pixel per work-item), dimension 1 striding over the
+     * rows, a few groups per compute unit; local tables in as many copies
+     * as local memory holds, up to TILE_COPIES */
+    gboolean quads = !src->is_image && src->step == 1;
+    gsize items = quads ? (src->width + 3) / 4 : src->width;
+    gsize group, groups_x, groups_y;
     cl_kernel k = src->is_image ? self->k_image : self->k_tiles;
 
     gst_cl_base_filter_launch_shape (base, src, FALSE, &l);
+    if (l.group_auto)
+      l.local[0] = MAX (1, MIN (TILE_GROUP, device->max_work_group_size));
     group = l.local[0];
-    groups = MAX (1, MIN (4 * device->compute_units,
-            (pixels + group - 1) / group));
-    n_units = groups;
-    l.global[0] = groups * group;
-    l.global[1] = 1;
+    groups_x = CLAMP ((items + group - 1) / group, 1, TILE_MAX_GROUPS_X);
+    groups_y = CLAMP (TILE_GROUPS_PER_CU * device->compute_units / groups_x,
+        1, (gsize) src->height);
+    copies = MAX (1, MIN (TILE_COPIES,
+            device->local_mem_size / (N_SLOTS * 256 * sizeof (guint32))));
+    local_bytes = (gsize) copies * N_SLOTS * 256 * sizeof (guint32);
+    n_units = groups_x * groups_y;
+    l.global[0] = groups_x * group;
+    l.global[1] = groups_y;
     l.local[1] = 1;
     if (!ensure_partials (self, n_units, error))
       return FALSE;
@@ -564,7 +579,7 @@ count_frame (GstClHistogram * self, const GstClPlane * src, guint want,
               GST_CL_ARG (self->g_off), GST_CL_ARG (self->b_off),
               GST_CL_ARG (iwant), GST_CL_ARG (self->partials),
               GST_CL_ARG (n_units), GST_CL_ARG_LOCAL (local_bytes),
-              GST_CL_ARGS_END))
+              GST_CL_ARG (copies), GST_CL_ARGS_END))
         return FALSE;
     } else if (!gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
             GST_CL_ARG (src->stride), GST_CL_ARG (src->units),
@@ -572,7 +587,8 @@ count_frame (GstClHistogram * self, const GstClPlane * src, guint want,
             GST_CL_ARG (self->r_off), GST_CL_ARG (self->g_off),
             GST_CL_ARG (self->b_off), GST_CL_ARG (iwant),
             GST_CL_ARG (self->partials), GST_CL_ARG (n_units),
-            GST_CL_ARG_LOCAL (local_bytes), GST_CL_ARGS_END)) {
+            GST_CL_ARG_LOCAL (local_bytes), GST_CL_ARG (copies),
+            GST_CL_ARGS_END)) {
       return FALSE;
     }
     if (!gst_cl_base_filter_enqueue (base, k, &l, events, n_events, error))

@@ -428,17 +428,22 @@ GST_START_TEST (test_tuning)
           tunings[t]);
       Hist hs = hist_new (launch, formats[f], 83, 29);
       GstVideoInfo info = test_info (formats[f], 83, 29);
-      TestFrame fr = test_frame_new (&info, CONTENT_RANDOM, TRUE, t);
-      RefCounts rc = { {{0}}, 0, FALSE };
-      GstMessage *msg;
-      push_passthrough (hs.h, &fr);
-      ref_count (&rc, fr.buffer, &fr.info, formats[f]);
-      msg = pop_histogram (hs.bus);
-      fail_unless (msg != NULL);
-      check_message (gst_message_get_structure (msg), &rc, "all", 256, 1, 99,
-          1, launch);
-      gst_message_unref (msg);
-      gst_buffer_unref (fr.buffer);
+      guint k;
+      /* random content, then flat runs and edges (structured) */
+      for (k = 0; k < 2; k++) {
+        TestFrame fr = test_frame_new (&info, k ? CONTENT_STRUCTURED :
+            CONTENT_RANDOM, TRUE, t);
+        RefCounts rc = { {{0}}, 0, FALSE };
+        GstMessage *msg;
+        push_passthrough (hs.h, &fr);
+        ref_count (&rc, fr.buffer, &fr.info, formats[f]);
+        msg = pop_histogram (hs.bus);
+        fail_unless (msg != NULL);
+        check_message (gst_message_get_structure (msg), &rc, "all", 256, 1,
+            99, 1, launch);
+        gst_message_unref (msg);
+        gst_buffer_unref (fr.buffer);
+      }
       hist_free (&hs);
       g_free (launch);
     }
