@@ -186,6 +186,7 @@ gst_cl_base_filter_launch_shape (GstClBaseFilter * self,
   launch->chunk = chunk;
   launch->rows = rows;
   launch->rows_auto = t->rows_per_item == 0;
+  launch->group_auto = t->work_group_size == 0;
 }
 
 /**
@@ -489,7 +490,7 @@ filter_frame (GstClBaseFilter * self, GstVideoFrame * in, GstVideoFrame * out)
   GstClBaseFilterPrivate *priv = PRIV (self);
   cl_event up = NULL, down = NULL, kev[GST_CL_MAX_KERNEL_EVENTS];
   guint n_kev = 0, p;
-  gboolean profiling;
+  gboolean profiling, host_planes, early;
   GstClPlane src, dst;
   GError *err = NULL;
 
@@ -504,14 +505,32 @@ filter_frame (GstClBaseFilter * self, GstVideoFrame * in, GstVideoFrame * out)
       || !klass->process (self, &src, &dst, profiling ? kev : NULL, &n_kev,
           &err))
     goto failed;
-  /* the planes the kernels do not filter (chroma) pass unchanged; copied by
-   * the host while the device uploads and filters plane 0 (disjoint bytes
-   * of the frames), before the download waits for it */
+  /* The planes the kernels do not filter (chroma) pass unchanged, copied
+   * by the host (disjoint bytes of the frames) while the device uploads,
+   * filters and downloads plane 0: that download is only enqueued, then
+   * everything is flushed (some drivers, NVIDIA's, hold commands until a
+   * flush or a blocking call), and the queue waited for after the copy.
+   * Stores that wrap the frames (CPU devices) map the output after the
+   * copy instead, which waits for the kernels. */
+  host_planes = GST_VIDEO_FRAME_N_PLANES (in) > 1;
+  early = host_planes && !gst_cl_plane_store_wraps (&priv->out_store);
+  if (early && !gst_cl_plane_store_download (&priv->out_store, priv->queue,
+          out, 0, FALSE, profiling ? &down : NULL, &err))
+    goto failed;
+  if (host_planes)
+    clFlush (priv->queue);
   for (p = 1; p < GST_VIDEO_FRAME_N_PLANES (in); p++)
     gst_video_frame_copy_plane (out, in, p);
-  if (!gst_cl_plane_store_download (&priv->out_store, priv->queue, out, 0,
-          profiling ? &down : NULL, &err))
+  if (early) {
+    cl_int st = clFinish (priv->queue);
+    if (st != CL_SUCCESS) {
+      gst_cl_fail (&err, st, "clFinish");
+      goto failed;
+    }
+  } else if (!gst_cl_plane_store_download (&priv->out_store, priv->queue,
+          out, 0, TRUE, profiling ? &down : NULL, &err)) {
     goto failed;
+  }
   gst_cl_plane_store_end_frame (&priv->in_store);
   gst_cl_plane_store_end_frame (&priv->out_store);
 

@@ -262,13 +262,16 @@ gst_cl_plane_store_bind (GstClPlaneStore * store, GstVideoFrame * frame,
 
 /**
  * gst_cl_plane_store_download:
+ * @blocking: return once the plane is in @frame; if FALSE, the transfer is
+ *   only enqueued (stores that wrap the frame's memory always block) and
+ *   the caller waits for the queue before using the frame
  *
- * Brings the kernels' output into @plane of @frame; returns once it is
- * there.
+ * Brings the kernels' output into @plane of @frame.
  */
 gboolean
 gst_cl_plane_store_download (GstClPlaneStore * store, cl_command_queue queue,
-    GstVideoFrame * frame, guint plane, cl_event * event, GError ** error)
+    GstVideoFrame * frame, guint plane, gboolean blocking, cl_event * event,
+    GError ** error)
 {
   gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, plane);
   guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (frame, plane);
@@ -295,17 +298,26 @@ gst_cl_plane_store_download (GstClPlaneStore * store, cl_command_queue queue,
   if (d->is_image) {
     const size_t origin[3] = { 0, 0, 0 };
     const size_t region[3] = { d->units, d->height, 1 };
-    st = clEnqueueReadImage (queue, d->mem, CL_TRUE, origin, region, stride,
-        0, data, 0, NULL, event);
+    st = clEnqueueReadImage (queue, d->mem, blocking ? CL_TRUE : CL_FALSE,
+        origin, region, stride, 0, data, 0, NULL, event);
     return st == CL_SUCCESS || gst_cl_fail (error, st, "clEnqueueReadImage");
   } else {
     const size_t origin[3] = { 0, 0, 0 };
     const size_t region[3] = { store->row_bytes, d->height, 1 };
-    st = clEnqueueReadBufferRect (queue, d->mem, CL_TRUE, origin, origin,
-        region, d->stride, 0, stride, 0, data, 0, NULL, event);
+    st = clEnqueueReadBufferRect (queue, d->mem, blocking ? CL_TRUE :
+        CL_FALSE, origin, origin, region, d->stride, 0, stride, 0, data, 0,
+        NULL, event);
     return st == CL_SUCCESS ||
         gst_cl_fail (error, st, "clEnqueueReadBufferRect");
   }
+}
+
+/* Whether the store wraps the frames' own memory (zero copy) instead of
+ * keeping the plane in a device object of its own. */
+gboolean
+gst_cl_plane_store_wraps (const GstClPlaneStore * store)
+{
+  return store->wrap;
 }
 
 /* Releases this frame's wrapper of host memory, if any. */

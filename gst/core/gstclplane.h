@@ -64,7 +64,8 @@ gboolean gst_cl_plane_store_bind (GstClPlaneStore * store,
 
 gboolean gst_cl_plane_store_download (GstClPlaneStore * store,
     cl_command_queue queue, GstVideoFrame * frame, guint plane,
-    cl_event * event, GError ** error);
+    gboolean blocking, cl_event * event, GError ** error);
+gboolean gst_cl_plane_store_wraps (const GstClPlaneStore * store);
 
 void gst_cl_plane_store_end_frame (GstClPlaneStore * store);
 
