@@ -322,6 +322,73 @@ gaussian_buffer_fused (__global const uchar * src, int src_stride,
 }
 
 /* ---------------------------------------------------------------------- */
+/* Any radius on buffers, GPU shape, one pass: a work-group filters a tile  */
+/* of get_local_size (0) units by `rows` rows through local memory. It     */
+/* loads the tile and its borders (radius rows above and below, radius     */
+/* pixels left and right, replicated at the frame's edges), runs the       */
+/* vertical pass over every column of it into 16-bit sums, then the        */
+/* horizontal pass; each work-item writes one column of the tile. The same */
+/* integer arithmetic as the two passes below, so the same output.         */
+
+__kernel void
+gaussian_buffer_tile (__global const uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, int units, int height, int step,
+    int alpha, int rows, __constant ushort * wt, int radius,
+    __local uchar * in, __local ushort * vs)
+{
+  const int lx = get_local_id (0), group = get_local_size (0);
+  const int x0 = get_group_id (0) * group, y0 = get_group_id (1) * rows;
+  const int halo = radius * step, tw = group + 2 * halo;
+  const int width = units / step;
+
+  /* the tile and its borders, clamped by pixel */
+  for (int ty = 0; ty < rows + 2 * radius; ty++) {
+    const int y = clamp (y0 - radius + ty, 0, height - 1);
+    const __global uchar *row = src + (size_t) y * src_stride;
+    for (int tx = lx; tx < tw; tx += group) {
+      int u = x0 - halo + tx;
+      if (u < 0 || u >= units) {
+        const int comp = ((u % step) + step) % step;
+        u = (u < 0 ? 0 : (width - 1) * step) + comp;
+      }
+      in[ty * tw + tx] = row[u];
+    }
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  /* vertical pass over every column of the tile */
+  for (int ry = 0; ry < rows; ry++) {
+    const __local uchar *c = in + (ry + radius) * tw;
+    for (int tx = lx; tx < tw; tx += group) {
+      uint acc = c[tx] * wt[0];
+      for (int j = 1; j <= radius; j++)
+        acc += (c[tx - j * tw] + c[tx + j * tw]) * wt[j];
+      vs[ry * tw + tx] = (ushort) acc;
+    }
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  /* horizontal pass: this work-item's column */
+  const int x = x0 + lx;
+  if (x >= units)
+    return;
+  const int keep = x % step == alpha;
+  for (int ry = 0; ry < rows && y0 + ry < height; ry++) {
+    const __local ushort *v = vs + ry * tw + halo + lx;
+    uchar out;
+    if (keep) {
+      out = in[(ry + radius) * tw + halo + lx];
+    } else {
+      uint acc = v[0] * wt[0];
+      for (int i = 1; i <= radius; i++)
+        acc += (v[-i * step] + v[i * step]) * wt[i];
+      out = (uchar) ((acc + 32768) >> 16);
+    }
+    dst[(size_t) (y0 + ry) * dst_stride + x] = out;
+  }
+}
+
+/* ---------------------------------------------------------------------- */
 /* Any radius on buffers, GPU shape: a vertical pass to a 16-bit plane,    */
 /* then a horizontal pass. Neighbouring work-items read neighbouring bytes */
 

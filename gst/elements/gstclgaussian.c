@@ -46,6 +46,9 @@ enum
   PROP_SIGMA,
 };
 
+#define TILE_GROUP 128          /* work-items per group, one-pass tiles */
+#define TILE_ROWS 16            /* rows per group, one-pass tiles */
+
 #define DEFAULT_RADIUS 0
 #define DEFAULT_SIGMA 0.0
 
@@ -67,7 +70,7 @@ struct _GstClGaussian
   guint16 weights[GST_CL_GAUSSIAN_MAX_RADIUS + 1];
   gboolean weights_valid;
 
-  cl_kernel k3_buffer, k_fused, k_vpass, k_hpass;
+  cl_kernel k3_buffer, k_fused, k_tile, k_vpass, k_hpass;
   cl_kernel k3_image, k_vpass_image, k_hpass_image;
   cl_mem weights_mem;           /* __constant ushort[65] */
   cl_mem tmp;                   /* 16-bit intermediate of two-pass kernels */
@@ -162,6 +165,8 @@ gst_cl_gaussian_setup (GstClBaseFilter * base, cl_program program,
   if (!(self->k3_buffer = make_kernel (program, "gaussian3_buffer", error))
       || !(self->k_fused = make_kernel (program, "gaussian_buffer_fused",
               error))
+      || !(self->k_tile = make_kernel (program, "gaussian_buffer_tile",
+              error))
       || !(self->k_vpass = make_kernel (program, "gaussian_buffer_vpass",
               error))
       || !(self->k_hpass = make_kernel (program, "gaussian_buffer_hpass",
@@ -205,6 +210,7 @@ gst_cl_gaussian_cleanup (GstClBaseFilter * base)
 
   release_kernel (&self->k3_buffer);
   release_kernel (&self->k_fused);
+  release_kernel (&self->k_tile);
   release_kernel (&self->k_vpass);
   release_kernel (&self->k_hpass);
   release_kernel (&self->k3_image);
@@ -354,8 +360,38 @@ gst_cl_gaussian_process (GstClBaseFilter * base, const GstClPlane * src,
         "local memory: two passes", scratch);
   }
 
-  /* two passes through a 16-bit plane */
+  /* GPU shape: one pass through a tile in local memory, where it fits and
+   * a work-item covers one unit of a row (pixels-per-item unset) */
   gst_cl_base_filter_launch_shape (base, src, FALSE, &l);
+  if (!gst_cl_base_filter_uses_strips (base) && l.chunk == 1) {
+    gsize group = l.group_auto ? MIN (TILE_GROUP, device->max_work_group_size)
+        : l.local[0];
+    gsize rows = l.rows_auto ? TILE_ROWS : (gsize) l.rows;
+    gsize tw = group + 2 * (gsize) r * src->step;
+    gsize in_bytes = (rows + 2 * r) * tw, vs_bytes = rows * tw * 2;
+    if (in_bytes + vs_bytes <= device->local_mem_size) {
+      cl_int trows = rows;
+      GstClLaunch t = l;
+      t.local[0] = group;
+      t.local[1] = 1;
+      t.global[0] = (src->units + group - 1) / group * group;
+      t.global[1] = (src->height + rows - 1) / rows;
+      return gst_cl_set_args (self->k_tile, error, GST_CL_ARG (src->mem),
+          GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+          GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
+          GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+          GST_CL_ARG (src->alpha), GST_CL_ARG (trows),
+          GST_CL_ARG (self->weights_mem), GST_CL_ARG (r),
+          GST_CL_ARG_LOCAL (in_bytes), GST_CL_ARG_LOCAL (vs_bytes),
+          GST_CL_ARGS_END)
+          && gst_cl_base_filter_enqueue (base, self->k_tile, &t, events,
+          n_events, error);
+    }
+    GST_LOG_OBJECT (self, "a tile of %" G_GSIZE_FORMAT " bytes exceeds "
+        "local memory: two passes", in_bytes + vs_bytes);
+  }
+
+  /* two passes through a 16-bit plane */
   {
     cl_int tstride = src->units;
     return ensure_tmp (self, (gsize) src->units * src->height * 2, error)

@@ -247,7 +247,13 @@ GST_START_TEST (test_tuning_and_paths)
     "kernel-shape=strips work-group-size=4 rows-per-item=1",
     "kernel-shape=tiles pixels-per-item=5 rows-per-item=7 work-group-size=16",
     "kernel-shape=tiles work-group-size=1",
+    "kernel-shape=tiles rows-per-item=3 work-group-size=8",
   };
+  /* 3x3; the GPU one-pass tile (radius 4) and radius 11, wider than a
+   * group's tile and than the 1x1 frame, with a sigma that leaves its
+   * outermost taps a weight */
+  static const guint radii[] = { 1, 4, 11 };
+  static const gdouble sigmas[] = { 0, 0, 6.0 };
   static const gchar *formats[] = { "GRAY8", "RGB", "RGBA", "ABGR", "I420" };
   const gchar *format = formats[__i__ % G_N_ELEMENTS (formats)];
   gboolean copies = __i__ >= (gint) G_N_ELEMENTS (formats);
@@ -256,10 +262,10 @@ GST_START_TEST (test_tuning_and_paths)
   if (copies)
     g_setenv ("GST_CL_ZERO_COPY", "0", TRUE);
   for (t = 0; t < G_N_ELEMENTS (tunings); t++) {
-    for (r = 0; r < 2; r++) {
-      RefKernel rk = ref_kernel (r ? 4 : 1, 0);
-      gchar *launch = g_strdup_printf ("clgaussian radius=%u %s", r ? 4 : 1,
-          tunings[t]);
+    for (r = 0; r < G_N_ELEMENTS (radii); r++) {
+      RefKernel rk = ref_kernel (radii[r], sigmas[r]);
+      gchar *launch = g_strdup_printf ("clgaussian radius=%u sigma=%g %s",
+          radii[r], sigmas[r], tunings[t]);
       GstHarness *h = harness_for (launch, format, 83, 29);
       check_one (h, format, 83, 29, CONTENT_RANDOM, TRUE, ref_gaussian, &rk,
           launch);
