@@ -185,10 +185,17 @@ histogram_reduce (__global const uint * partials, int n_units, int want,
  * (smooth or flat content) spreads over as many counters, each in its own
  * bank. */
 inline void
-hist_local_clear (__local uint * lh, int copies)
+hist_local_clear (__local uint * lh, int copies, int want)
 {
-  for (int i = get_local_id (0); i < copies * 1024; i += get_local_size (0))
-    lh[i] = 0;
+  /* a slot's copies are one block of 256 * copies counters: only the
+   * counted slots are cleared (one of four for luma) */
+  for (int slot = 0; slot < 4; slot++) {
+    if (!(want & (1 << slot)))
+      continue;
+    __local uint *b = lh + slot * 256 * copies;
+    for (int i = get_local_id (0); i < 256 * copies; i += get_local_size (0))
+      b[i] = 0;
+  }
   barrier (CLK_LOCAL_MEM_FENCE);
 }
 
@@ -237,7 +244,7 @@ histogram_tiles (__global const uchar * src, int stride, int units,
   const int words = (stride & 3) == 0 && ((size_t) src & 3) == 0;
   __local uint *my = lh + get_local_id (0) % copies;
 
-  hist_local_clear (lh, copies);
+  hist_local_clear (lh, copies, want);
   for (int y = get_global_id (1); y < height; y += get_global_size (1)) {
     const __global uchar *row = src + (size_t) y * stride;
     if (step == 1) {
@@ -279,7 +286,7 @@ histogram_image (read_only image2d_t src, int width, int height, int layout,
 {
   __local uint *my = lh + get_local_id (0) % copies;
 
-  hist_local_clear (lh, copies);
+  hist_local_clear (lh, copies, want);
   for (int y = get_global_id (1); y < height; y += get_global_size (1)) {
     for (int x = get_global_id (0); x < width; x += get_global_size (0)) {
       if (layout == 0) {
