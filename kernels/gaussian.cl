@@ -65,43 +65,59 @@ g3_vector (const __global uchar * a, const __global uchar * b,
 }
 
 #if defined (GST_CL_CPU) && defined (__clang__)
-/* One-byte pixels on CPUs: each 16-byte block's vertical sums are computed
- * once, and its left and right neighbours come from the blocks around it
- * by lane shifts across two registers (vpalignr and vperm2i128 on AVX2),
- * so 16 outputs cost 3 loads instead of 9 (15-20 % less kernel time at
- * 1080p GRAY8, one POCL thread). Outputs [x, x + 32) per iteration, from
- * x >= 16 while x + 16 <= end (end: the last vector start the generic loop
- * would take) and the sums of [x + 32, x + 48) lie in the row; returns
- * where it stopped. The same integer arithmetic as g3_vector. */
-#define G3_SHIFT_RIGHT(p, c) __builtin_shufflevector (p, c, 15, 16, 17, 18, \
-    19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30)
-#define G3_SHIFT_LEFT(c, n) __builtin_shufflevector (c, n, 1, 2, 3, 4, 5, \
-    6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)
+/* CPUs: each 16-byte block's vertical sums are computed once, and the
+ * left and right neighbours (one pixel, `step` bytes, away) come from the
+ * blocks around it by lane shifts across two registers (vpalignr and
+ * vperm2i128 on AVX2), so 16 outputs cost 3 loads instead of 9 (one-byte
+ * pixels at 1080p: 15-20 % less kernel time on one POCL thread). Outputs
+ * [x, x + 32) per iteration, from x >= 16 while x + 16 <= end (end: the
+ * last vector start the generic loop would take) and the sums of
+ * [x + 32, x + 48) lie in the row; returns where it stopped. x stays on a
+ * pixel boundary, so amask keeps the alpha bytes as g3_vector does, with
+ * the same integer arithmetic. The shifts are clang's builtin: POCL
+ * compiles shuffle2 element by element. */
+#define G3_RIGHT_BY(p, c, s) __builtin_shufflevector (p, c, 16 - s, \
+    17 - s, 18 - s, 19 - s, 20 - s, 21 - s, 22 - s, 23 - s, 24 - s, \
+    25 - s, 26 - s, 27 - s, 28 - s, 29 - s, 30 - s, 31 - s)
+#define G3_LEFT_BY(c, n, s) __builtin_shufflevector (c, n, s, 1 + s, \
+    2 + s, 3 + s, 4 + s, 5 + s, 6 + s, 7 + s, 8 + s, 9 + s, 10 + s, \
+    11 + s, 12 + s, 13 + s, 14 + s, 15 + s)
 
-inline ushort16
+inline uchar16
 g3_block (ushort16 left, ushort16 mid, ushort16 right)
 {
-  return (left + (mid << (ushort16) (1)) + right + (ushort16) (8)) >>
-      (ushort16) (4);
+  return convert_uchar16 ((left + (mid << (ushort16) (1)) + right +
+          (ushort16) (8)) >> (ushort16) (4));
 }
 
+#define G3_RUN(s)                                                           \
+  for (; x + 16 <= end && x + 48 <= units; x += 32) {                       \
+    const ushort16 n1 = g3_column (a + x + 16, b + x + 16, c + x + 16);     \
+    const ushort16 n2 = g3_column (a + x + 32, b + x + 32, c + x + 32);     \
+    STORE_UC16 (o + x, bitselect (g3_block (G3_RIGHT_BY (prev, cur, s),     \
+                cur, G3_LEFT_BY (cur, n1, s)), LOAD_UC16 (b + x), amask));  \
+    STORE_UC16 (o + x + 16, bitselect (g3_block (G3_RIGHT_BY (cur, n1, s),  \
+                n1, G3_LEFT_BY (n1, n2, s)), LOAD_UC16 (b + x + 16),        \
+            amask));                                                        \
+    prev = n1;                                                              \
+    cur = n2;                                                               \
+  }
+
 inline int
-g3_run_bytes (const __global uchar * a, const __global uchar * b,
-    const __global uchar * c, __global uchar * o, int x, int end, int units)
+g3_run_shifted (const __global uchar * a, const __global uchar * b,
+    const __global uchar * c, __global uchar * o, int x, int end, int units,
+    int step, uchar16 amask)
 {
   if (x < 16 || x + 16 > end || x + 48 > units)
     return x;
   ushort16 prev = g3_column (a + x - 16, b + x - 16, c + x - 16);
   ushort16 cur = g3_column (a + x, b + x, c + x);
-  for (; x + 16 <= end && x + 48 <= units; x += 32) {
-    const ushort16 n1 = g3_column (a + x + 16, b + x + 16, c + x + 16);
-    const ushort16 n2 = g3_column (a + x + 32, b + x + 32, c + x + 32);
-    STORE_UC16 (o + x, convert_uchar16 (g3_block (G3_SHIFT_RIGHT (prev, cur),
-                cur, G3_SHIFT_LEFT (cur, n1))));
-    STORE_UC16 (o + x + 16, convert_uchar16 (g3_block (G3_SHIFT_RIGHT (cur,
-                    n1), n1, G3_SHIFT_LEFT (n1, n2))));
-    prev = n1;
-    cur = n2;
+  if (step == 1) {
+    G3_RUN (1);
+  } else if (step == 3) {
+    G3_RUN (3);
+  } else if (step == 4) {
+    G3_RUN (4);
   }
   return x;
 }
@@ -192,11 +208,9 @@ gaussian3_buffer (__global const uchar * src, int src_stride,
       g3_scalar (a, b, c, o, x0, vlo, step, alpha, units);
     x = vlo;
 #if defined (GST_CL_CPU) && defined (__clang__)
-    if (step == 1) {
-      for (; x < vhi && x < 16; x += 16)
-        g3_vector (a, b, c, o, x, step, amask);
-      x = g3_run_bytes (a, b, c, o, x, vhi, units);
-    }
+    for (; x < vhi && x < 16; x += 16)
+      g3_vector (a, b, c, o, x, step, amask);
+    x = g3_run_shifted (a, b, c, o, x, vhi, units, step, amask);
 #endif
     for (; x < vhi; x += 16)
       g3_vector (a, b, c, o, x, step, amask);
