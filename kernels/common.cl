@@ -67,3 +67,19 @@ gst_cl_alpha_mask16 (int alpha, int step)
     return (uchar16) (0);
   return as_uchar16 (iota % (uchar16) (step) == (uchar16) (alpha));
 }
+
+#if defined (GST_CL_CPU) && defined (__clang__)
+/* Lanes of two 16-lane vectors p, c (neighbouring blocks of a row) shifted
+ * by s lanes: GST_CL_RIGHT_BY gives the 16 lanes ending s before the end
+ * of c (each lane's left neighbour s lanes away), GST_CL_LEFT_BY those
+ * starting s into c (the right neighbours). Clang's builtin, which becomes
+ * vpalignr/vperm2i128 on AVX2: POCL compiles shuffle2 element by element.
+ * Only where GST_CL_HAVE_SHIFTS is defined. */
+#define GST_CL_HAVE_SHIFTS 1
+#define GST_CL_RIGHT_BY(p, c, s) __builtin_shufflevector (p, c, 16 - s, \
+    17 - s, 18 - s, 19 - s, 20 - s, 21 - s, 22 - s, 23 - s, 24 - s, \
+    25 - s, 26 - s, 27 - s, 28 - s, 29 - s, 30 - s, 31 - s)
+#define GST_CL_LEFT_BY(c, n, s) __builtin_shufflevector (c, n, s, 1 + s, \
+    2 + s, 3 + s, 4 + s, 5 + s, 6 + s, 7 + s, 8 + s, 9 + s, 10 + s, \
+    11 + s, 12 + s, 13 + s, 14 + s, 15 + s)
+#endif

@@ -64,7 +64,7 @@ g3_vector (const __global uchar * a, const __global uchar * b,
   STORE_UC16 (o + x, bitselect (res, LOAD_UC16 (b + x), amask));
 }
 
-#if defined (GST_CL_CPU) && defined (__clang__)
+#ifdef GST_CL_HAVE_SHIFTS
 /* CPUs: each 16-byte block's vertical sums are computed once, and the
  * left and right neighbours (one pixel, `step` bytes, away) come from the
  * blocks around it by lane shifts across two registers (vpalignr and
@@ -74,15 +74,7 @@ g3_vector (const __global uchar * a, const __global uchar * b,
  * last vector start the generic loop would take) and the sums of
  * [x + 32, x + 48) lie in the row; returns where it stopped. x stays on a
  * pixel boundary, so amask keeps the alpha bytes as g3_vector does, with
- * the same integer arithmetic. The shifts are clang's builtin: POCL
- * compiles shuffle2 element by element. */
-#define G3_RIGHT_BY(p, c, s) __builtin_shufflevector (p, c, 16 - s, \
-    17 - s, 18 - s, 19 - s, 20 - s, 21 - s, 22 - s, 23 - s, 24 - s, \
-    25 - s, 26 - s, 27 - s, 28 - s, 29 - s, 30 - s, 31 - s)
-#define G3_LEFT_BY(c, n, s) __builtin_shufflevector (c, n, s, 1 + s, \
-    2 + s, 3 + s, 4 + s, 5 + s, 6 + s, 7 + s, 8 + s, 9 + s, 10 + s, \
-    11 + s, 12 + s, 13 + s, 14 + s, 15 + s)
-
+ * the same integer arithmetic (shifts: common.cl). */
 inline uchar16
 g3_block (ushort16 left, ushort16 mid, ushort16 right)
 {
@@ -90,17 +82,18 @@ g3_block (ushort16 left, ushort16 mid, ushort16 right)
           (ushort16) (8)) >> (ushort16) (4));
 }
 
-#define G3_RUN(s)                                                           \
-  for (; x + 16 <= end && x + 48 <= units; x += 32) {                       \
-    const ushort16 n1 = g3_column (a + x + 16, b + x + 16, c + x + 16);     \
-    const ushort16 n2 = g3_column (a + x + 32, b + x + 32, c + x + 32);     \
-    STORE_UC16 (o + x, bitselect (g3_block (G3_RIGHT_BY (prev, cur, s),     \
-                cur, G3_LEFT_BY (cur, n1, s)), LOAD_UC16 (b + x), amask));  \
-    STORE_UC16 (o + x + 16, bitselect (g3_block (G3_RIGHT_BY (cur, n1, s),  \
-                n1, G3_LEFT_BY (n1, n2, s)), LOAD_UC16 (b + x + 16),        \
-            amask));                                                        \
-    prev = n1;                                                              \
-    cur = n2;                                                               \
+#define G3_RUN(s)                                                       \
+  for (; x + 16 <= end && x + 48 <= units; x += 32) {                   \
+    const ushort16 n1 = g3_column (a + x + 16, b + x + 16, c + x + 16); \
+    const ushort16 n2 = g3_column (a + x + 32, b + x + 32, c + x + 32); \
+    STORE_UC16 (o + x, bitselect (g3_block (GST_CL_RIGHT_BY (prev, cur, \
+                    s), cur, GST_CL_LEFT_BY (cur, n1, s)),              \
+            LOAD_UC16 (b + x), amask));                                 \
+    STORE_UC16 (o + x + 16, bitselect (g3_block (GST_CL_RIGHT_BY (cur,  \
+                    n1, s), n1, GST_CL_LEFT_BY (n1, n2, s)),            \
+            LOAD_UC16 (b + x + 16), amask));                            \
+    prev = n1;                                                          \
+    cur = n2;                                                           \
   }
 
 inline int
@@ -207,7 +200,7 @@ gaussian3_buffer (__global const uchar * src, int src_stride,
     if (x0 < vlo)
       g3_scalar (a, b, c, o, x0, vlo, step, alpha, units);
     x = vlo;
-#if defined (GST_CL_CPU) && defined (__clang__)
+#ifdef GST_CL_HAVE_SHIFTS
     for (; x < vhi && x < 16; x += 16)
       g3_vector (a, b, c, o, x, step, amask);
     x = g3_run_shifted (a, b, c, o, x, vhi, units, step, amask);

@@ -59,15 +59,10 @@ lap_column (const __global uchar * a, const __global uchar * b,
 #define LAP_I32_SHARPEN 2       /* any strength: 32-bit */
 #define LAP_I32_EDGES 3
 
+/* 16 results from the 3x3 window sums s and the centres m */
 inline __attribute__ ((always_inline)) uchar16
-lap_vector (const __global uchar * a, const __global uchar * b,
-    const __global uchar * c, int x, int step, const int variant, int q)
+lap_finish (short16 s, short16 m, const int variant, int q)
 {
-  const short16 s = lap_column (a + x - step, b + x - step, c + x - step) +
-      lap_column (a + x, b + x, c + x) +
-      lap_column (a + x + step, b + x + step, c + x + step);
-  const short16 m = convert_short16 (LOAD_UC16 (b + x));
-
   if (variant == LAP_S16_SHARPEN)
     return convert_uchar16_sat (m * (short16) (10) - s);
   if (variant == LAP_S16_EDGES) {
@@ -84,6 +79,56 @@ lap_vector (const __global uchar * a, const __global uchar * b,
   return convert_uchar16_sat ((max (l, -l) * (int16) (q) + (int16) (8192)) >>
       (int16) (14));
 }
+
+inline __attribute__ ((always_inline)) uchar16
+lap_vector (const __global uchar * a, const __global uchar * b,
+    const __global uchar * c, int x, int step, const int variant, int q)
+{
+  const short16 s = lap_column (a + x - step, b + x - step, c + x - step) +
+      lap_column (a + x, b + x, c + x) +
+      lap_column (a + x + step, b + x + step, c + x + step);
+  return lap_finish (s, convert_short16 (LOAD_UC16 (b + x)), variant, q);
+}
+
+#ifdef GST_CL_HAVE_SHIFTS
+/* CPUs: each block's column sums once, the neighbours by lane shifts
+ * (common.cl), as g3_run_shifted in gaussian.cl: 3 loads per 16 bytes
+ * instead of 9, 32 outputs [x, x + 32) per iteration from x >= 16 while
+ * x + 16 <= end and x + 48 <= units; returns where it stopped. */
+#define LAP_RUN(sh)                                                     \
+  for (; x + 16 <= end && x + 48 <= units; x += 32) {                   \
+    const short16 n1 = lap_column (a + x + 16, b + x + 16, c + x + 16); \
+    const short16 n2 = lap_column (a + x + 32, b + x + 32, c + x + 32); \
+    const uchar16 m0 = LOAD_UC16 (b + x), m1 = LOAD_UC16 (b + x + 16);  \
+    STORE_UC16 (o + x, bitselect (lap_finish (GST_CL_RIGHT_BY (prev,    \
+                        cur, sh) + cur + GST_CL_LEFT_BY (cur, n1, sh),  \
+                    convert_short16 (m0), variant, q), m0, amask));     \
+    STORE_UC16 (o + x + 16, bitselect (lap_finish (GST_CL_RIGHT_BY (cur,\
+                        n1, sh) + n1 + GST_CL_LEFT_BY (n1, n2, sh),     \
+                    convert_short16 (m1), variant, q), m1, amask));     \
+    prev = n1;                                                          \
+    cur = n2;                                                           \
+  }
+
+inline __attribute__ ((always_inline)) int
+lap_run_shifted (const __global uchar * a, const __global uchar * b,
+    const __global uchar * c, __global uchar * o, int x, int end, int units,
+    int step, uchar16 amask, const int variant, int q)
+{
+  if (x < 16 || x + 16 > end || x + 48 > units)
+    return x;
+  short16 prev = lap_column (a + x - 16, b + x - 16, c + x - 16);
+  short16 cur = lap_column (a + x, b + x, c + x);
+  if (step == 1) {
+    LAP_RUN (1);
+  } else if (step == 3) {
+    LAP_RUN (3);
+  } else if (step == 4) {
+    LAP_RUN (4);
+  }
+  return x;
+}
+#endif
 
 /* scalar bytes [x, end) of a row: the borders, outside the hot loop */
 inline void
@@ -125,7 +170,14 @@ lap_rows (__global const uchar * src, int src_stride, __global uchar * dst,
     }
     if (x0 < vlo)
       lap_scalar (a, b, c, o, x0, vlo, step, alpha, units, mode, q);
-    for (int x = vlo; x < vhi; x += 16)
+    int x = vlo;
+#ifdef GST_CL_HAVE_SHIFTS
+    for (; x < vhi && x < 16; x += 16)
+      STORE_UC16 (o + x, bitselect (lap_vector (a, b, c, x, step, variant, q),
+              LOAD_UC16 (b + x), amask));
+    x = lap_run_shifted (a, b, c, o, x, vhi, units, step, amask, variant, q);
+#endif
+    for (; x < vhi; x += 16)
       STORE_UC16 (o + x, bitselect (lap_vector (a, b, c, x, step, variant, q),
               LOAD_UC16 (b + x), amask));
     STORE_UC16 (o + vhi, bitselect (lap_vector (a, b, c, vhi, step, variant,
