@@ -69,9 +69,10 @@ g3_vector (const __global uchar * a, const __global uchar * b,
  * left and right neighbours (one pixel, `step` bytes, away) come from the
  * blocks around it by lane shifts across two registers (vpalignr and
  * vperm2i128 on AVX2), so 16 outputs cost 3 loads instead of 9 (one-byte
- * pixels at 1080p: 15-20 % less kernel time on one POCL thread). Outputs
- * [x, x + 32) per iteration, from x >= 16 while x + 16 <= end (end: the
- * last vector start the generic loop would take) and the sums of
+ * pixels at 1080p: 15-20 % less kernel time on one POCL thread). The
+ * blocks below byte 16 (no block to their left) go through g3_vector; then
+ * 32 outputs [x, x + 32) per iteration while x + 16 <= end (end: the last
+ * vector start the generic loop would take) and the sums of
  * [x + 32, x + 48) lie in the row; returns where it stopped. x stays on a
  * pixel boundary, so amask keeps the alpha bytes as g3_vector does, with
  * the same integer arithmetic (shifts: common.cl). */
@@ -101,6 +102,8 @@ g3_run_shifted (const __global uchar * a, const __global uchar * b,
     const __global uchar * c, __global uchar * o, int x, int end, int units,
     int step, uchar16 amask)
 {
+  for (; x < end && x < 16; x += 16)
+    g3_vector (a, b, c, o, x, step, amask);
   if (x < 16 || x + 16 > end || x + 48 > units)
     return x;
   ushort16 prev = g3_column (a + x - 16, b + x - 16, c + x - 16);
@@ -201,8 +204,6 @@ gaussian3_buffer (__global const uchar * src, int src_stride,
       g3_scalar (a, b, c, o, x0, vlo, step, alpha, units);
     x = vlo;
 #ifdef GST_CL_HAVE_SHIFTS
-    for (; x < vhi && x < 16; x += 16)
-      g3_vector (a, b, c, o, x, step, amask);
     x = g3_run_shifted (a, b, c, o, x, vhi, units, step, amask);
 #endif
     for (; x < vhi; x += 16)

@@ -90,11 +90,22 @@ lap_vector (const __global uchar * a, const __global uchar * b,
   return lap_finish (s, convert_short16 (LOAD_UC16 (b + x)), variant, q);
 }
 
+/* 16 output bytes at x, the alpha bytes (amask) copied from the source */
+inline __attribute__ ((always_inline)) void
+lap_store16 (const __global uchar * a, const __global uchar * b,
+    const __global uchar * c, __global uchar * o, int x, int step,
+    uchar16 amask, const int variant, int q)
+{
+  STORE_UC16 (o + x, bitselect (lap_vector (a, b, c, x, step, variant, q),
+          LOAD_UC16 (b + x), amask));
+}
+
 #ifdef GST_CL_HAVE_SHIFTS
 /* CPUs: each block's column sums once, the neighbours by lane shifts
  * (common.cl), as g3_run_shifted in gaussian.cl: 3 loads per 16 bytes
- * instead of 9, 32 outputs [x, x + 32) per iteration from x >= 16 while
- * x + 16 <= end and x + 48 <= units; returns where it stopped. */
+ * instead of 9; blocks below byte 16 through lap_store16, then 32 outputs
+ * [x, x + 32) per iteration while x + 16 <= end and x + 48 <= units;
+ * returns where it stopped. */
 #define LAP_RUN(sh)                                                     \
   for (; x + 16 <= end && x + 48 <= units; x += 32) {                   \
     const short16 n1 = lap_column (a + x + 16, b + x + 16, c + x + 16); \
@@ -115,6 +126,8 @@ lap_run_shifted (const __global uchar * a, const __global uchar * b,
     const __global uchar * c, __global uchar * o, int x, int end, int units,
     int step, uchar16 amask, const int variant, int q)
 {
+  for (; x < end && x < 16; x += 16)
+    lap_store16 (a, b, c, o, x, step, amask, variant, q);
   if (x < 16 || x + 16 > end || x + 48 > units)
     return x;
   short16 prev = lap_column (a + x - 16, b + x - 16, c + x - 16);
@@ -172,16 +185,11 @@ lap_rows (__global const uchar * src, int src_stride, __global uchar * dst,
       lap_scalar (a, b, c, o, x0, vlo, step, alpha, units, mode, q);
     int x = vlo;
 #ifdef GST_CL_HAVE_SHIFTS
-    for (; x < vhi && x < 16; x += 16)
-      STORE_UC16 (o + x, bitselect (lap_vector (a, b, c, x, step, variant, q),
-              LOAD_UC16 (b + x), amask));
     x = lap_run_shifted (a, b, c, o, x, vhi, units, step, amask, variant, q);
 #endif
     for (; x < vhi; x += 16)
-      STORE_UC16 (o + x, bitselect (lap_vector (a, b, c, x, step, variant, q),
-              LOAD_UC16 (b + x), amask));
-    STORE_UC16 (o + vhi, bitselect (lap_vector (a, b, c, vhi, step, variant,
-                q), LOAD_UC16 (b + vhi), amask));
+      lap_store16 (a, b, c, o, x, step, amask, variant, q);
+    lap_store16 (a, b, c, o, vhi, step, amask, variant, q);
     if (vhi + 16 < x1)
       lap_scalar (a, b, c, o, vhi + 16, x1, step, alpha, units, mode, q);
   }
