@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING)
 """clfilters benchmark: our elements against their peers on the same frames.
 
 Run it through bench/run.sh (which builds the plugin, installs the peers and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* cpubound: what plain C reaches on this CPU without OpenCL, on the frames
  * and the rotation the benchmark uses (1080p GRAY8, 8 frames). It gives the
  * CPU goals of docs/performance.md a yardstick: memcpy (the floor), a read

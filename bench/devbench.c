@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* devbench: the clfilters elements on one OpenCL device, with the floors of
  * that device, in C (the lent GPU machine has no Python bindings).
  *

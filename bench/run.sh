@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING)
 # The benchmark, in one command:
 #     bench/run.sh [--quick] [--sizes 1080p,4k,8k] [--repeat N] [--frames N]
 #                  [--only REGEX] [--no-profile] [--output FILE] [--list]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING)
 # Runs every example headless, for a few frames each: the gst-launch scripts
 # of examples/launch/, the C program and the Python programs. No camera and
 # no window needed: the input is a photograph (or a clip made from

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING)
 # test-example.sh COMMAND [ARGS...]: how the test suite runs an example
 # (examples/meson.build). Skips (exit 77) when this machine has no OpenCL
 # device, as the other tests do, unless CLFILTERS_REQUIRE_DEVICE is set (CI);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* plugin.c: registers the clfilters elements.
  *
  * No OpenCL call happens here: the plugin loads (and gst-inspect works) on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* common.cl: helpers shared by every clfilters program.
  *
  * The core prepends this file to each program. It defines GST_CL_CPU when the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING)
 """Embed OpenCL kernel sources into the plugin as C strings.
 
 usage: embed.py OUTPUT.c OUTPUT.h FILE.cl [FILE.cl ...]

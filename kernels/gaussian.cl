@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* gaussian.cl: Gaussian blur kernels of clgaussian.
  *
  * Weights are Q8 fixed point (they sum to 256), given as wt[0] = centre,

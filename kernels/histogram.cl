@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* histogram.cl: the 256-level histograms of clhistogram.
  *
  * Every kernel counts 8-bit levels of up to four channels, in slots

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* laplace.cl: Laplace sharpen and edge kernels of cllaplace.
  *
  * L = 8 * c - (sum of the 8 neighbours) = 9 * c - (sum of the 3x3 window).

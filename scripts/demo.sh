@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING)
 # The main job: set up, build, and blur a real photograph with clgaussian.
 # Leaves demo-output/*.png to look at and prints the OpenCL device used.
 set -euo pipefail

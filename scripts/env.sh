@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING)
 # Source this to use the plugin from the build tree:
 #     source scripts/env.sh && gst-inspect-1.0 clgaussian
 _clf_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

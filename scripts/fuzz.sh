@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING)
 # Fuzzes the frame layout validation (gst/core/gstcllayout.c) with libFuzzer,
 # AddressSanitizer and UndefinedBehaviorSanitizer for SECONDS (default 60).
 # Needs clang and libclang-rt-14-dev (scripts/setup.sh installs them).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING)
 # The reliability checks beyond the test suite (CI runs them after it):
 #   1. the gst-check suites built with AddressSanitizer + UndefinedBehaviorSanitizer
 #      (build-asan/, meson's b_sanitize option);

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING)
 # Installs what clfilters needs on Debian/Ubuntu (through apt, with sudo when
 # not root), then configures and builds it in build/. Safe to run again: it
 # installs only what is missing and rebuilds only what changed.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING)
 # Sets up and builds like scripts/demo.sh, then runs the whole test suite.
 # Extra arguments go to `meson test` (e.g. a test name, or --suite).
 set -euo pipefail

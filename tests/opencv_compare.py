@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING)
 """clgaussian against OpenCV.
 
 For radius 3..15 and sigma 0..5, clgaussian must match

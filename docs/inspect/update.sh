@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING)
 # Regenerates docs/inspect/ELEMENT.txt, the gst-inspect-1.0 output of each
 # element, from the plugin in build/gst:
 #

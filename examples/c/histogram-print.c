@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* histogram-print: embeds a pipeline with clhistogram and prints, for every
  * message the element posts on the bus, the statistics of each channel and
  * a small text histogram. The shape of GStreamer's level example: a bus

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING)
 CLF_USAGE="blur.sh [options] [PROP=VALUE...]: Gaussian blur (clgaussian, sigma=4 unless given)
 
   examples/launch/blur.sh                          # webcam -> blur -> window

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING)
 CLF_USAGE="chain.sh [options] [PROP=VALUE...]: the three elements in a row, as a focus meter
 
   clgaussian sigma=1 ! cllaplace mode=edges strength=4 ! clhistogram bins=16

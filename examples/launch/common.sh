@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING)
 # shellcheck shell=bash
 # Shared by the scripts in examples/launch/ (sourced, not run). It parses the
 # options every script takes, builds the source and sink ends of the pipeline

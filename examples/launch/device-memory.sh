@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING)
 CLF_USAGE="device-memory.sh [options] [PROP=VALUE...]: the same blur with each memory kind, on the device you choose
 
 Lists the OpenCL devices (clinfo -l), then runs clgaussian sigma=4

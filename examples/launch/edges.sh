@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING)
 CLF_USAGE="edges.sh [options] [PROP=VALUE...]: edges of the luma (clgaussian, then cllaplace mode=edges strength=4; PROP=VALUE go to cllaplace)
 
   examples/launch/edges.sh                         # webcam -> edges -> window

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING)
 CLF_USAGE="histogram-messages.sh [options] [PROP=VALUE...]: clhistogram's bus messages, as gst-launch-1.0 -m prints them
 
   clhistogram channels=all bins=8 on RGBx video: luma, red, green and blue.

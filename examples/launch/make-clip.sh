@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING)
 # make-clip.sh [-n FRAMES_PER_PHOTO] [-s WxH] [OUT]: a short clip of
 # photographs (scikit-image's astronaut, coffee, chelsea, rocket and
 # motorcycle), one after the other, cropped to the shape of WxH and scaled

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING)
 CLF_USAGE="sharpen.sh [options] [PROP=VALUE...]: Laplace sharpen (cllaplace mode=sharpen strength=0.5 unless given)
 
   examples/launch/sharpen.sh                         # webcam -> sharpen -> window

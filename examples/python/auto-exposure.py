@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING)
 """Auto-exposure: clhistogram's statistics drive videobalance so that an
 under-exposed picture is corrected while it plays.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING)
 """What the Python examples share: finding the plugin, the video sources
 (a clip made from scikit-image's photographs, a file, a camera, videotestsrc)
 and reading clhistogram messages into plain Python values.

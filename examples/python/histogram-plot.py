@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING)
 """Renders clhistogram's live histograms and statistics with matplotlib.
 
 The pipeline:

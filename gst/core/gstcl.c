@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* gstcl.c: error reporting helpers of the clfilters core. */
 #include "gstcl.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* gstcl.h: common includes and small helpers of the clfilters core.
  *
  * The core (gst/core/) owns everything that talks to OpenCL: devices and

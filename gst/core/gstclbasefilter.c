@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* gstclbasefilter.c: base class of the clfilters elements.
  *
  * Owns the device, the command queue, the program and the frame storage of

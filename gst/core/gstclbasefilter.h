@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* gstclbasefilter.h: base class of the clfilters elements. */
 #pragma once
 

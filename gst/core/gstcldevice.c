@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* gstcldevice.c: OpenCL device discovery, selection and shared programs.
  *
  * Nothing here runs before an element starts: plugin_init never touches

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* gstcldevice.h: an OpenCL device, its context and its shared programs. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* gstcllayout.c: validation of the memory layout of an input frame. */
 #include "gstcllayout.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* gstcllayout.h: validation of the memory layout of an input frame.
  *
  * Pure C over GstVideoInfo and GstVideoMeta, no OpenCL: it decides whether a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* gstclplane.c: storage of one frame plane on an OpenCL device. */
 #include "gstclplane.h"
 #include "gstcllayout.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* gstclplane.h: storage of one frame plane on an OpenCL device.
  *
  * A plane lives in an OpenCL buffer or an OpenCL image. On devices that

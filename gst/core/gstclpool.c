@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* gstclpool.c: a buffer pool of pinned host memory for video frames.
  *
  * Devices with their own memory (discrete GPUs) copy frames over PCIe.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* gstclpool.h: a buffer pool of video frames in host memory that the OpenCL
  * device transfers at full speed (pinned, page-locked memory). */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* gstclgaussian.h: Gaussian blur on OpenCL. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* gstcllaplace.h: Laplace sharpen and edge filter on OpenCL. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* Bad input, for each element: buffers shorter than their caps, empty
  * buffers, video metas whose strides or offsets run past the buffer,
  * buffers before caps, gap buffers. Each ends without a crash or a GLib

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* clgaussian tests: outputs compared with plain C references. */
 #include "common.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* common.h: helpers shared by the clfilters gst-check tests.
  *
  * Frames are made here from GstVideoInfo layouts (optionally with padded

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* Error paths: no OpenCL driver, no matching device, a kernel build failure.
  * Each test runs in its own forked process, so the environment it sets is
  * read by a fresh ICD loader and POCL. */

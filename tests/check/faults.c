@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* OpenCL faults and leaks, through the test layer (tests/layer/cllayer.c,
  * loaded with OPENCL_LAYERS): every OpenCL object the elements create is
  * released when they stop, and a failure of any listed OpenCL call at any

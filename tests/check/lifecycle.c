@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* Lifecycle: state cycling, flushing seeks, caps changes, properties set
  * from another thread while streaming, many elements on one device, two
  * pipelines in two threads. Runs under the OpenCL test layer, so every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* layout_fuzzer.c: libFuzzer target for gst_cl_layout_check().
  *
  * The input picks a format, a size, a buffer size and a GstVideoMeta's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* cllayer.c: an OpenCL layer for the tests (loaded with OPENCL_LAYERS).
  *
  * - Counts live OpenCL objects by kind (contexts, command queues, programs,
