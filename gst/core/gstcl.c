@@ -106,3 +106,34 @@ gst_cl_set_args (cl_kernel kernel, GError ** error, ...)
   va_end (ap);
   return ok;
 }
+
+/**
+ * gst_cl_event_wait:
+ *
+ * Waits on the host for @event; FALSE with @error set when the command
+ * failed. One of the few host waits of the plugin (CPU maps, the bound on
+ * frames in flight, stop): see docs/design.md.
+ */
+gboolean
+gst_cl_event_wait (cl_event event, GError ** error)
+{
+  cl_int st = clWaitForEvents (1, &event);
+  if (st != CL_SUCCESS)
+    return gst_cl_fail (error, st, "clWaitForEvents");
+  return TRUE;
+}
+
+/**
+ * gst_cl_event_done:
+ *
+ * Whether @event has completed (or failed), without waiting.
+ */
+gboolean
+gst_cl_event_done (cl_event event)
+{
+  cl_int status = CL_QUEUED;
+  if (clGetEventInfo (event, CL_EVENT_COMMAND_EXECUTION_STATUS,
+          sizeof (status), &status, NULL) != CL_SUCCESS)
+    return TRUE;
+  return status == CL_COMPLETE || status < 0;
+}

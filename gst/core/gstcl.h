@@ -40,6 +40,9 @@ gboolean gst_cl_set_args (cl_kernel kernel, GError ** error, ...);
 
 
 
+gboolean gst_cl_event_wait (cl_event event, GError ** error);
+gboolean gst_cl_event_done (cl_event event);
+
 /* Argument pairs for gst_cl_set_args(). */
 #define GST_CL_ARG(v) (gsize) sizeof (v), (const void *) &(v)
 #define GST_CL_ARG_LOCAL(bytes) (gsize) (bytes), (const void *) NULL

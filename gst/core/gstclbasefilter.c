@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* gstclbasefilter.c: base class of the clfilters elements.
  *
- * Owns the device, the command queue, the program and the frame storage of
- * an element, validates input buffers, moves planes to and from the device
- * and measures transfers and kernels. Subclasses only launch kernels.
+ * Finds and shares the device (gstclcontext), builds the element's
+ * program, negotiates system memory or memory:OpenCLMemory on each pad,
+ * brings each input frame to the device (in place, or once into a device
+ * frame), enqueues the element's kernels on the device's compute queue and
+ * pushes the output without waiting for them: the events on the frames'
+ * memory order the next consumer after them (docs/design.md).
  */
 #include "gstclbasefilter.h"
+#include "gstclbufferpool.h"
+#include "gstclcontext.h"
+#include "gstclinflight.h"
 #include "gstcllayout.h"
-#include "gstclpool.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_base_filter_debug);
 #define GST_CAT_DEFAULT gst_cl_base_filter_debug
@@ -34,6 +39,10 @@ enum
 #define STRIP_MAX_ROWS 16       /* rows per work-item in strips */
 #define TILE_GROUP_SIZE 64      /* work-group size of tiles */
 
+/* frames of an element on the device at once, beyond which it waits for
+ * the oldest (also what it keeps of upstream's buffers) */
+#define FRAMES_IN_FLIGHT 2
+
 typedef struct
 {
   GstClKernelShape shape;
@@ -51,17 +60,19 @@ typedef struct
 
   /* from start() to stop(), used by the streaming thread */
   GstClDevice *device;
-  cl_command_queue queue;
   cl_program program;
   gboolean set_up;
-  gboolean image;               /* memory kind in use for the current caps */
-  GstClPlaneStore in_store, out_store;
-  Tuning frame_tuning;          /* snapshot for the frame being filtered */
 
-  /* profiling, streaming thread */
-  guint prof_frames;
-  guint64 prof_upload, prof_kernel, prof_download;
-  GstClockTime prof_last_post;
+  /* for the current caps */
+  gboolean image;               /* kernels work on images */
+  gboolean out_device;          /* the src caps carry memory:OpenCLMemory */
+  GstClPlaneStore in_store, out_store;
+  GstBufferPool *import_pool;   /* device frames for input copied in */
+
+  /* streaming thread */
+  Tuning frame_tuning;          /* snapshot for the frame being filtered */
+  GstClInFlight in_flight;
+  GstClProfile profile;
 } GstClBaseFilterPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstClBaseFilter, gst_cl_base_filter,
@@ -122,7 +133,7 @@ gst_cl_base_filter_get_device (GstClBaseFilter * self)
 cl_command_queue
 gst_cl_base_filter_get_queue (GstClBaseFilter * self)
 {
-  return PRIV (self)->queue;
+  return gst_cl_device_get_queue (PRIV (self)->device, GST_CL_QUEUE_COMPUTE);
 }
 
 /**
@@ -199,19 +210,111 @@ gst_cl_base_filter_enqueue (GstClBaseFilter * self, cl_kernel kernel,
     const GstClLaunch * launch, cl_event * events, guint * n_events,
     GError ** error)
 {
-  GstClBaseFilterPrivate *priv = PRIV (self);
   cl_event *ev = NULL;
   cl_int st;
 
   if (events && n_events && *n_events < GST_CL_MAX_KERNEL_EVENTS)
     ev = &events[*n_events];
-  st = clEnqueueNDRangeKernel (priv->queue, kernel, 2, NULL, launch->global,
-      launch->local, 0, NULL, ev);
+  st = clEnqueueNDRangeKernel (gst_cl_base_filter_get_queue (self), kernel,
+      2, NULL, launch->global, launch->local, 0, NULL, ev);
   if (st != CL_SUCCESS)
     return gst_cl_fail (error, st, "clEnqueueNDRangeKernel");
   if (ev)
     (*n_events)++;
   return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Caps                                                                     */
+
+/**
+ * gst_cl_caps_new:
+ *
+ * Caps of every format of the plugin, in memory:OpenCLMemory first (the
+ * preferred), then in system memory, as asked.
+ */
+GstCaps *
+gst_cl_caps_new (gboolean device_memory, gboolean system_memory)
+{
+  GstCaps *caps = gst_caps_new_empty ();
+
+  if (device_memory)
+    gst_caps_append (caps, gst_caps_from_string
+        (GST_VIDEO_CAPS_MAKE_WITH_FEATURES
+            (GST_CAPS_FEATURE_MEMORY_OPENCL_MEMORY, GST_CL_FORMATS)));
+  if (system_memory)
+    gst_caps_append (caps, gst_caps_from_string (GST_VIDEO_CAPS_MAKE
+            (GST_CL_FORMATS)));
+  return caps;
+}
+
+void
+gst_cl_element_class_add_pad_templates (GstElementClass * klass,
+    gboolean sink_device, gboolean sink_system, gboolean src_device,
+    gboolean src_system)
+{
+  GstCaps *caps = gst_cl_caps_new (sink_device, sink_system);
+  gst_element_class_add_pad_template (klass,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+  caps = gst_cl_caps_new (src_device, src_system);
+  gst_element_class_add_pad_template (klass,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+}
+
+static gboolean
+caps_on_device (GstCaps * caps)
+{
+  GstCapsFeatures *f = gst_caps_get_features (caps, 0);
+  return f && gst_caps_features_contains (f,
+      GST_CAPS_FEATURE_MEMORY_OPENCL_MEMORY);
+}
+
+/* Filters take and give both memories, the device's first: two clfilters
+ * neighbours keep frames on the device, system memory neighbours get
+ * system memory. Analyzers pass their caps through unchanged. */
+static GstCaps *
+gst_cl_base_filter_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (trans);
+  GstCaps *res, *tmp;
+  guint i, f;
+
+  if (klass->analyze || gst_caps_is_any (caps))
+    return GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)->
+        transform_caps (trans, direction, caps, filter);
+  res = gst_caps_new_empty ();
+  for (f = 0; f < 2; f++) {
+    for (i = 0; i < gst_caps_get_size (caps); i++) {
+      GstStructure *s = gst_structure_copy (gst_caps_get_structure (caps, i));
+      GstCapsFeatures *features = f == 0 ?
+          gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_OPENCL_MEMORY,
+          NULL) : gst_caps_features_new_empty ();
+      res = gst_caps_merge_structure_full (res, s, features);
+    }
+  }
+  if (filter) {
+    tmp = gst_caps_intersect_full (filter, res, GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (res);
+    res = tmp;
+  }
+  return res;
+}
+
+/* Metas that describe the picture only (no size, no layout) follow it. */
+static gboolean
+gst_cl_base_filter_transform_meta (GstBaseTransform * trans,
+    GstBuffer * outbuf, GstMeta * meta, GstBuffer * inbuf)
+{
+  const gchar *const *tags = gst_meta_api_type_get_tags (meta->info->api);
+
+  if (!tags || (g_strv_length ((gchar **) tags) == 1 &&
+          gst_meta_api_type_has_tag (meta->info->api,
+              g_quark_from_string (GST_META_TAG_VIDEO_STR))))
+    return TRUE;
+  return FALSE;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -232,7 +335,8 @@ gst_cl_base_filter_start (GstBaseTransform * trans)
   selector = g_strdup (priv->device_selector);
   GST_OBJECT_UNLOCK (self);
 
-  priv->device = gst_cl_device_acquire (selector, &err);
+  priv->device = gst_cl_ensure_element_device (GST_ELEMENT (self), selector,
+      &err);
   if (!priv->device)
     goto no_device;
   GST_OBJECT_LOCK (self);
@@ -240,13 +344,11 @@ gst_cl_base_filter_start (GstBaseTransform * trans)
   priv->device_name = g_strdup (priv->device->name);
   GST_OBJECT_UNLOCK (self);
   g_object_notify (G_OBJECT (self), "device-name");
-  GST_INFO_OBJECT (self, "using OpenCL device %u.%u \"%s\" (%s)",
+  GST_INFO_OBJECT (self, "using OpenCL device %u.%u \"%s\" (%s)%s",
       priv->device->platform_index, priv->device->device_index,
-      priv->device->name, priv->device->platform_name);
+      priv->device->name, priv->device->platform_name,
+      priv->device->zero_copy ? ", zero copy" : ", frames copied");
 
-  priv->queue = gst_cl_device_create_queue (priv->device, &err);
-  if (!priv->queue)
-    goto failed;
   priv->program = gst_cl_device_get_program (priv->device,
       klass->program_name, klass->program_source, &err);
   if (!priv->program)
@@ -254,9 +356,8 @@ gst_cl_base_filter_start (GstBaseTransform * trans)
   if (klass->setup && !klass->setup (self, priv->program, &err))
     goto failed;
   priv->set_up = TRUE;
-  priv->prof_frames = 0;
-  priv->prof_upload = priv->prof_kernel = priv->prof_download = 0;
-  priv->prof_last_post = GST_CLOCK_TIME_NONE;
+  gst_cl_in_flight_init (&priv->in_flight, FRAMES_IN_FLIGHT);
+  gst_cl_profile_reset (&priv->profile);
   g_free (selector);
   return TRUE;
 
@@ -292,6 +393,34 @@ cleanup:
   }
 }
 
+/* Waits for every frame still on the device (stop, flush, EOS, new caps)
+ * and posts what profiling measured of them. */
+static gboolean
+drain (GstClBaseFilter * self, GError ** error)
+{
+  GstClBaseFilterPrivate *priv = PRIV (self);
+  GPtrArray *messages = g_ptr_array_new ();
+  gboolean ok;
+  guint i;
+
+  ok = gst_cl_in_flight_retire (&priv->in_flight, 0, &priv->profile,
+      messages, error);
+  for (i = 0; i < messages->len; i++)
+    gst_element_post_message (GST_ELEMENT (self),
+        gst_message_new_element (GST_OBJECT (self), messages->pdata[i]));
+  g_ptr_array_free (messages, TRUE);
+  return ok;
+}
+
+static void
+release_import_pool (GstClBaseFilterPrivate * priv)
+{
+  if (priv->import_pool) {
+    gst_buffer_pool_set_active (priv->import_pool, FALSE);
+    gst_clear_object (&priv->import_pool);
+  }
+}
+
 static gboolean
 gst_cl_base_filter_stop (GstBaseTransform * trans)
 {
@@ -299,20 +428,20 @@ gst_cl_base_filter_stop (GstBaseTransform * trans)
   GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (self);
   GstClBaseFilterPrivate *priv = PRIV (self);
 
-  if (priv->queue)
-    clFinish (priv->queue);
+  if (priv->set_up)
+    drain (self, NULL);
+  if (priv->device)
+    gst_cl_device_finish (priv->device, NULL);
   /* also after a failed setup: cleanup releases what setup created */
   if (klass->cleanup)
     klass->cleanup (self);
   priv->set_up = FALSE;
   gst_cl_plane_store_clear (&priv->in_store);
   gst_cl_plane_store_clear (&priv->out_store);
+  release_import_pool (priv);
   if (priv->program)
     clReleaseProgram (priv->program);
   priv->program = NULL;
-  if (priv->queue)
-    clReleaseCommandQueue (priv->queue);
-  priv->queue = NULL;
   gst_clear_object (&priv->device);
   return TRUE;
 }
@@ -350,6 +479,8 @@ gst_cl_base_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
 
   if (!priv->set_up)
     return FALSE;
+  /* frames of the old caps finish with the old state */
+  drain (self, NULL);
   GST_OBJECT_LOCK (self);
   kind = priv->memory;
   GST_OBJECT_UNLOCK (self);
@@ -379,11 +510,15 @@ gst_cl_base_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
     g_free (why);
     priv->image = FALSE;
   }
-  GST_INFO_OBJECT (self, "%s %dx%d in OpenCL %s",
+  priv->out_device = caps_on_device (outcaps);
+  GST_INFO_OBJECT (self, "%s %dx%d in OpenCL %s, from %s to %s memory",
       gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (in_info)),
       GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info),
-      priv->image ? "images" : "buffers");
+      priv->image ? "images" : "buffers",
+      caps_on_device (incaps) ? "device" : "system",
+      priv->out_device ? "device" : "system");
 
+  release_import_pool (priv);
   if (!gst_cl_plane_store_configure (&priv->in_store, priv->device, in_info,
           0, priv->image, FALSE, &err)
       || (!klass->analyze && !gst_cl_plane_store_configure (&priv->out_store,
@@ -405,288 +540,345 @@ failed:
 /* ------------------------------------------------------------------------ */
 /* Streaming                                                                */
 
-static guint64
-event_ns (cl_event ev)
-{
-  cl_ulong start = 0, end = 0;
-  if (!ev)
-    return 0;
-  clGetEventProfilingInfo (ev, CL_PROFILING_COMMAND_START, sizeof (start),
-      &start, NULL);
-  clGetEventProfilingInfo (ev, CL_PROFILING_COMMAND_END, sizeof (end), &end,
-      NULL);
-  return end > start ? end - start : 0;
-}
-
+/* The layout of @buf: @info with the offsets and strides of its meta. */
 static void
-post_profile (GstClBaseFilter * self, GstClockTime pts, GstClockTime rt)
+buffer_layout (const GstVideoInfo * info, GstBuffer * buf, GstVideoInfo * out)
 {
-  GstClBaseFilterPrivate *priv = PRIV (self);
-  guint n = priv->prof_frames;
-  GstStructure *s;
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buf);
+  guint p;
 
-  if (n == 0)
+  *out = *info;
+  if (!meta)
     return;
-  s = gst_structure_new ("cl-profile",
-      "timestamp", G_TYPE_UINT64, (guint64) pts,
-      "running-time", G_TYPE_UINT64, (guint64) rt,
-      "frames", G_TYPE_UINT, n,
-      "upload-ns", G_TYPE_UINT64, priv->prof_upload / n,
-      "kernel-ns", G_TYPE_UINT64, priv->prof_kernel / n,
-      "download-ns", G_TYPE_UINT64, priv->prof_download / n, NULL);
-  priv->prof_frames = 0;
-  priv->prof_upload = priv->prof_kernel = priv->prof_download = 0;
-  priv->prof_last_post = rt;
-  gst_element_post_message (GST_ELEMENT (self),
-      gst_message_new_element (GST_OBJECT (self), s));
-}
-
-static void
-account_profile (GstClBaseFilter * self, GstBuffer * buf, cl_event up,
-    cl_event * kev, guint n_kev, cl_event down)
-{
-  GstClBaseFilterPrivate *priv = PRIV (self);
-  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
-  GstClockTime pts = GST_BUFFER_PTS (buf), rt;
-
-  priv->prof_frames++;
-  priv->prof_upload += event_ns (up);
-  priv->prof_download += event_ns (down);
-  if (n_kev > 0) {
-    cl_ulong start = 0, end = 0;
-    clGetEventProfilingInfo (kev[0], CL_PROFILING_COMMAND_START,
-        sizeof (start), &start, NULL);
-    clGetEventProfilingInfo (kev[n_kev - 1], CL_PROFILING_COMMAND_END,
-        sizeof (end), &end, NULL);
-    priv->prof_kernel += end > start ? end - start : 0;
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info) && p < meta->n_planes; p++) {
+    out->offset[p] = meta->offset[p];
+    out->stride[p] = meta->stride[p];
   }
-  rt = trans->segment.format == GST_FORMAT_TIME ?
-      gst_segment_to_running_time (&trans->segment, GST_FORMAT_TIME, pts) :
-      GST_CLOCK_TIME_NONE;
-  if (!GST_CLOCK_TIME_IS_VALID (rt))
-    return;
-  if (!GST_CLOCK_TIME_IS_VALID (priv->prof_last_post))
-    priv->prof_last_post = rt;
-  else if (rt >= priv->prof_last_post + GST_SECOND)
-    post_profile (self, pts, rt);
 }
 
-static void
-release_events (cl_event * up, cl_event * kev, guint n_kev, cl_event * down)
+/* A device frame holding a copy of @inbuf (system memory, or the memory of
+ * another device), made by the CPU into the frame's staging copy; the
+ * upload then runs on the device's upload queue. */
+static GstBuffer *
+copy_in (GstClBaseFilter * self, GstBuffer * inbuf, GError ** error)
 {
-  guint i;
-  if (*up)
-    clReleaseEvent (*up);
-  if (*down)
-    clReleaseEvent (*down);
-  for (i = 0; i < n_kev; i++)
-    clReleaseEvent (kev[i]);
-  *up = *down = NULL;
+  GstClBaseFilterPrivate *priv = PRIV (self);
+  GstVideoInfo *info = &GST_VIDEO_FILTER (self)->in_info;
+  GstVideoFrame src, dst;
+  GstBuffer *out = NULL;
+  gboolean ok;
+
+  if (!priv->import_pool) {
+    GstCaps *caps = gst_video_info_to_caps (info);
+    priv->import_pool = gst_cl_buffer_pool_new_configured (priv->device, caps,
+        info->size, FRAMES_IN_FLIGHT + 1);
+    gst_caps_unref (caps);
+    if (!priv->import_pool || !gst_buffer_pool_set_active (priv->import_pool,
+            TRUE)) {
+      g_set_error (error, GST_CL_ERROR, GST_CL_ERROR_FAILED,
+          "could not start a pool of device frames");
+      return NULL;
+    }
+  }
+  if (gst_buffer_pool_acquire_buffer (priv->import_pool, &out, NULL) !=
+      GST_FLOW_OK) {
+    g_set_error (error, GST_CL_ERROR, GST_CL_ERROR_FAILED,
+        "could not allocate a device frame");
+    return NULL;
+  }
+  if (!gst_video_frame_map (&src, info, inbuf, GST_MAP_READ)) {
+    g_set_error (error, GST_CL_ERROR, GST_CL_ERROR_FAILED,
+        "could not map the input frame");
+    gst_buffer_unref (out);
+    return NULL;
+  }
+  if (!gst_video_frame_map (&dst, info, out, GST_MAP_WRITE)) {
+    gst_video_frame_unmap (&src);
+    g_set_error (error, GST_CL_ERROR, GST_CL_ERROR_FAILED,
+        "could not map a device frame");
+    gst_buffer_unref (out);
+    return NULL;
+  }
+  ok = gst_video_frame_copy (&dst, &src);
+  gst_video_frame_unmap (&dst);
+  gst_video_frame_unmap (&src);
+  if (!ok) {
+    g_set_error (error, GST_CL_ERROR, GST_CL_ERROR_FAILED,
+        "could not copy the input frame");
+    gst_clear_buffer (&out);
+  }
+  GST_LOG_OBJECT (self, "input copied into a device frame");
+  return out;
 }
 
+/**
+ * Input:
+ * @inbuf: the input buffer, checked against the caps
+ * @layout: (out): the layout of the returned memory
+ * @imported: (out): a buffer made for the input, to keep until the device
+ *   is done with it, or NULL
+ *
+ * The input frame as device memory: @inbuf's own memory when it is a
+ * frame of this device; else @inbuf's host memory read in place
+ * (zero-copy devices); else a copy.
+ */
+static GstClMemory *
+input_memory (GstClBaseFilter * self, GstBuffer * inbuf, GstVideoInfo * layout,
+    GstBuffer ** imported, GError ** error)
+{
+  GstClBaseFilterPrivate *priv = PRIV (self);
+  GstVideoInfo *info = &GST_VIDEO_FILTER (self)->in_info;
+  GstClMemory *mem;
+
+  *imported = NULL;
+  buffer_layout (info, inbuf, layout);
+  mem = gst_cl_buffer_get_memory (inbuf, priv->device);
+  /* kernels take plane 0 at the start of the memory object */
+  if (mem && layout->offset[0] == 0 && GST_MEMORY_CAST (mem)->offset == 0)
+    return mem;
+  if (!mem && layout->offset[0] == 0 &&
+      (mem = gst_cl_memory_wrap (priv->device, inbuf, layout, error))) {
+    *imported = gst_buffer_new ();
+    gst_buffer_append_memory (*imported, GST_MEMORY_CAST (mem));
+    return mem;
+  }
+  if (error && *error)
+    return NULL;
+  GST_DEBUG_OBJECT (self, "input %s: copied to the device",
+      gst_cl_buffer_get_memory (inbuf, NULL) ? "on another device" :
+      "in system memory");
+  *imported = copy_in (self, inbuf, error);
+  if (!*imported)
+    return NULL;
+  *layout = *info;
+  return gst_cl_buffer_get_memory (*imported, priv->device);
+}
+
+/* The planes the kernels do not filter (chroma) are copied on the device. */
+static gboolean
+copy_other_planes (GstClBaseFilter * self, cl_command_queue q,
+    GstClMemory * in, const GstVideoInfo * in_layout, GstClMemory * out,
+    const GstVideoInfo * out_layout, GError ** error)
+{
+  guint p;
+  cl_int st;
+
+  for (p = 1; p < GST_VIDEO_INFO_N_PLANES (in_layout); p++) {
+    const size_t src[3] = { in_layout->offset[p], 0, 0 };
+    const size_t dst[3] = { out_layout->offset[p], 0, 0 };
+    const size_t region[3] = { gst_cl_layout_row_bytes (in_layout, p),
+      gst_cl_layout_plane_rows (in_layout, p), 1
+    };
+    st = clEnqueueCopyBufferRect (q, in->buffer, out->buffer, src, dst,
+        region, in_layout->stride[p], 0, out_layout->stride[p], 0, 0, NULL,
+        NULL);
+    if (st != CL_SUCCESS)
+      return gst_cl_fail (error, st, "clEnqueueCopyBufferRect (planes)");
+  }
+  return TRUE;
+}
+
+static GstClockTime
+running_time (GstClBaseFilter * self, GstBuffer * buf)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  if (trans->segment.format != GST_FORMAT_TIME)
+    return GST_CLOCK_TIME_NONE;
+  return gst_segment_to_running_time (&trans->segment, GST_FORMAT_TIME,
+      GST_BUFFER_PTS (buf));
+}
+
+/* One frame through the element: @outbuf NULL for analyzers. */
 static GstFlowReturn
-filter_frame (GstClBaseFilter * self, GstVideoFrame * in, GstVideoFrame * out)
+run_frame (GstClBaseFilter * self, GstBuffer * inbuf, GstBuffer * outbuf)
 {
   GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (self);
   GstClBaseFilterPrivate *priv = PRIV (self);
-  cl_event up = NULL, down = NULL, kev[GST_CL_MAX_KERNEL_EVENTS];
-  guint n_kev = 0, p;
-  gboolean profiling, host_planes, early;
+  GstClWaitList wl = { {0}, 0 };
+  GstClProfileFrame prof = { 0, };
+  GstVideoInfo in_layout, out_layout;
+  GstClMemory *in, *out = NULL;
+  GstBuffer *imported = NULL;
+  cl_command_queue q;
+  cl_event done = NULL;
+  gboolean profiling;
   GstClPlane src, dst;
   GError *err = NULL;
+  GPtrArray *messages;
+  cl_int st;
+  guint i;
 
   GST_OBJECT_LOCK (self);
   profiling = priv->profiling;
   priv->frame_tuning = priv->tuning;
   GST_OBJECT_UNLOCK (self);
+  q = gst_cl_device_get_queue (priv->device, GST_CL_QUEUE_COMPUTE);
 
-  if (!gst_cl_plane_store_upload (&priv->in_store, priv->queue, in, 0, &src,
-          profiling ? &up : NULL, &err)
-      || !gst_cl_plane_store_bind (&priv->out_store, out, 0, &dst, &err)
-      || !klass->process (self, &src, &dst, profiling ? kev : NULL, &n_kev,
-          &err))
+  if (!(in = input_memory (self, inbuf, &in_layout, &imported, &err)))
     goto failed;
-  /* The planes the kernels do not filter (chroma) pass unchanged, copied
-   * by the host (disjoint bytes of the frames) while the device uploads,
-   * filters and downloads plane 0: that download is only enqueued, then
-   * everything is flushed (some drivers, NVIDIA's, hold commands until a
-   * flush or a blocking call), and the queue waited for after the copy.
-   * Stores that wrap the frames (CPU devices) map the output after the
-   * copy instead, which waits for the kernels. */
-  host_planes = GST_VIDEO_FRAME_N_PLANES (in) > 1;
-  early = host_planes && !gst_cl_plane_store_wraps (&priv->out_store);
-  if (early && !gst_cl_plane_store_download (&priv->out_store, priv->queue,
-          out, 0, FALSE, profiling ? &down : NULL, &err))
-    goto failed;
-  if (host_planes)
-    clFlush (priv->queue);
-  for (p = 1; p < GST_VIDEO_FRAME_N_PLANES (in); p++)
-    gst_video_frame_copy_plane (out, in, p);
-  if (early) {
-    cl_int st = clFinish (priv->queue);
-    if (st != CL_SUCCESS) {
-      gst_cl_fail (&err, st, "clFinish");
+  if (outbuf) {
+    out = gst_cl_buffer_get_memory (outbuf, priv->device);
+    if (!out) {
+      g_set_error (&err, GST_CL_ERROR, GST_CL_ERROR_FAILED,
+          "the output buffer is not a frame of the device");
       goto failed;
     }
-  } else if (!gst_cl_plane_store_download (&priv->out_store, priv->queue,
-          out, 0, TRUE, profiling ? &down : NULL, &err)) {
+    buffer_layout (&GST_VIDEO_FILTER (self)->out_info, outbuf, &out_layout);
+  }
+  /* after what wrote the input and what still uses the output, when that
+   * ran on another queue (an upload); the compute queue is in order */
+  if (!gst_cl_memory_get_wait_list (in, GST_CL_QUEUE_COMPUTE, FALSE, &wl,
+          &err) || (out && !gst_cl_memory_get_wait_list (out,
+              GST_CL_QUEUE_COMPUTE, TRUE, &wl, &err)))
+    goto failed;
+  if (profiling && in->write_event && in->write_queue == GST_CL_QUEUE_UPLOAD
+      && !priv->device->zero_copy) {
+    prof.upload = in->write_event;
+    clRetainEvent (prof.upload);
+  }
+  if (wl.n > 0) {
+    st = clEnqueueBarrierWithWaitList (q, wl.n, wl.events, NULL);
+    if (st != CL_SUCCESS) {
+      gst_cl_fail (&err, st, "clEnqueueBarrierWithWaitList");
+      goto failed;
+    }
+  }
+  if (!gst_cl_plane_store_view (&priv->in_store, q, in->buffer, &in_layout,
+          TRUE, &src, &err))
+    goto failed;
+  if (out) {
+    if (!gst_cl_plane_store_view (&priv->out_store, q, out->buffer,
+            &out_layout, FALSE, &dst, &err)
+        || !klass->process (self, &src, &dst, profiling ? prof.kernels :
+            NULL, &prof.n_kernels, &err)
+        || !gst_cl_plane_store_write_back (&priv->out_store, q, out->buffer,
+            &out_layout, &err)
+        || !copy_other_planes (self, q, in, &in_layout, out, &out_layout,
+            &err))
+      goto failed;
+  } else if (!klass->analyze (self, &src, inbuf, profiling ? prof.kernels :
+          NULL, &prof.n_kernels, &err)) {
     goto failed;
   }
-  gst_cl_plane_store_end_frame (&priv->in_store);
-  gst_cl_plane_store_end_frame (&priv->out_store);
+  st = clEnqueueMarkerWithWaitList (q, 0, NULL, &done);
+  if (st != CL_SUCCESS) {
+    gst_cl_fail (&err, st, "clEnqueueMarkerWithWaitList");
+    goto failed;
+  }
+  gst_cl_memory_set_event (in, GST_CL_QUEUE_COMPUTE, done, FALSE);
+  if (out) {
+    gst_cl_memory_set_event (out, GST_CL_QUEUE_COMPUTE, done, TRUE);
+    /* system memory downstream: the download starts now, so that the
+     * consumer's map finds the frame there or on its way */
+    if (!priv->out_device && !gst_cl_memory_start_download (out, &err))
+      goto failed;
+    if (profiling && !priv->out_device && out->staging_event) {
+      prof.download = out->staging_event;
+      clRetainEvent (prof.download);
+    }
+  }
+  gst_cl_device_flush (priv->device);
+  gst_cl_wait_list_clear (&wl);
 
-  if (profiling)
-    account_profile (self, in->buffer, up, kev, n_kev, down);
-  release_events (&up, kev, n_kev, &down);
+  prof.pts = GST_BUFFER_PTS (inbuf);
+  prof.running_time = running_time (self, inbuf);
+  gst_cl_in_flight_push (&priv->in_flight, done, inbuf, imported,
+      profiling ? &prof : NULL);
+  if (!profiling)
+    gst_cl_profile_frame_clear (&prof);
+  clReleaseEvent (done);
+  if (imported)
+    gst_buffer_unref (imported);
+
+  messages = g_ptr_array_new ();
+  if (!gst_cl_in_flight_retire (&priv->in_flight, priv->in_flight.depth,
+          &priv->profile, messages, &err)) {
+    g_ptr_array_free (messages, TRUE);
+    goto device_failed;
+  }
+  for (i = 0; i < messages->len; i++)
+    gst_element_post_message (GST_ELEMENT (self),
+        gst_message_new_element (GST_OBJECT (self), messages->pdata[i]));
+  g_ptr_array_free (messages, TRUE);
   return GST_FLOW_OK;
 
 failed:
-  {
-    /* nothing may still use the frames' memory once they are unmapped */
-    clFinish (priv->queue);
-    gst_cl_plane_store_end_frame (&priv->in_store);
-    gst_cl_plane_store_end_frame (&priv->out_store);
-    release_events (&up, kev, n_kev, &down);
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("OpenCL processing failed on device \"%s\".", priv->device->name),
-        ("%s", err->message));
-    g_clear_error (&err);
-    return GST_FLOW_ERROR;
-  }
+  /* nothing may still use the frames once they are released */
+  gst_cl_device_finish (priv->device, NULL);
+  gst_cl_wait_list_clear (&wl);
+  gst_cl_profile_frame_clear (&prof);
+  if (done)
+    clReleaseEvent (done);
+  if (imported)
+    gst_buffer_unref (imported);
+device_failed:
+  GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+      ("OpenCL processing failed on device \"%s\".", priv->device->name),
+      ("%s", err ? err->message : "unknown"));
+  g_clear_error (&err);
+  return GST_FLOW_ERROR;
+}
+
+/* A buffer that does not hold a whole frame of the caps is dropped with a
+ * warning, instead of letting an unwritten output buffer go downstream. */
+static gboolean
+check_input (GstBaseTransform * trans, GstBuffer * buf)
+{
+  GstVideoFilter *filter = GST_VIDEO_FILTER (trans);
+  gchar *reason = NULL;
+
+  if (gst_cl_layout_check (&filter->in_info, gst_buffer_get_video_meta (buf),
+          gst_buffer_get_size (buf), &reason))
+    return TRUE;
+  GST_ELEMENT_WARNING (trans, STREAM, FORMAT,
+      ("Dropping a buffer that does not hold a whole frame of the "
+          "negotiated format."), ("%s", reason));
+  g_free (reason);
+  return FALSE;
 }
 
 static GstFlowReturn
-analyze_frame (GstClBaseFilter * self, GstVideoFrame * frame)
+gst_cl_base_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
+    GstBuffer * outbuf)
 {
-  GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (self);
-  GstClBaseFilterPrivate *priv = PRIV (self);
-  cl_event up = NULL, down = NULL, kev[GST_CL_MAX_KERNEL_EVENTS];
-  guint n_kev = 0;
-  gboolean profiling;
-  GstClPlane src;
-  GError *err = NULL;
-
-  GST_OBJECT_LOCK (self);
-  profiling = priv->profiling;
-  priv->frame_tuning = priv->tuning;
-  GST_OBJECT_UNLOCK (self);
-
-  if (!gst_cl_plane_store_upload (&priv->in_store, priv->queue, frame, 0,
-          &src, profiling ? &up : NULL, &err)
-      || !klass->analyze (self, &src, frame, profiling ? kev : NULL, &n_kev,
-          &err)) {
-    clFinish (priv->queue);
-    gst_cl_plane_store_end_frame (&priv->in_store);
-    release_events (&up, kev, n_kev, &down);
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("OpenCL processing failed on device \"%s\".", priv->device->name),
-        ("%s", err->message));
-    g_clear_error (&err);
-    return GST_FLOW_ERROR;
+  if (G_UNLIKELY (!GST_VIDEO_FILTER (trans)->negotiated)) {
+    GST_ELEMENT_ERROR (trans, CORE, NEGOTIATION, (NULL),
+        ("received a buffer before caps"));
+    return GST_FLOW_NOT_NEGOTIATED;
   }
-  /* the upload may still read the frame if the element enqueued nothing
-   * that waits for it (e.g. no channel to count): the frame is unmapped
-   * next */
-  clFinish (priv->queue);
-  gst_cl_plane_store_end_frame (&priv->in_store);
-  if (profiling)
-    account_profile (self, frame->buffer, up, kev, n_kev, down);
-  release_events (&up, kev, n_kev, &down);
-  return GST_FLOW_OK;
+  if (!check_input (trans, inbuf))
+    return GST_BASE_TRANSFORM_FLOW_DROPPED;
+  return run_frame (GST_CL_BASE_FILTER (trans), inbuf, outbuf);
+}
+
+/* In place: analyzers, in passthrough. */
+static GstFlowReturn
+gst_cl_base_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
+{
+  if (G_UNLIKELY (!GST_VIDEO_FILTER (trans)->negotiated)) {
+    GST_ELEMENT_ERROR (trans, CORE, NEGOTIATION, (NULL),
+        ("received a buffer before caps"));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  if (!check_input (trans, buf))
+    return GST_BASE_TRANSFORM_FLOW_DROPPED;
+  return run_frame (GST_CL_BASE_FILTER (trans), buf, NULL);
+}
+
+/* GstVideoFilter needs them set; transform() and transform_ip() above
+ * replace its frame mapping, so they are never called. */
+static GstFlowReturn
+gst_cl_base_filter_transform_frame (GstVideoFilter * filter,
+    GstVideoFrame * in, GstVideoFrame * out)
+{
+  g_return_val_if_reached (GST_FLOW_ERROR);
 }
 
 static GstFlowReturn
 gst_cl_base_filter_transform_frame_ip (GstVideoFilter * filter,
     GstVideoFrame * frame)
 {
-  return analyze_frame (GST_CL_BASE_FILTER (filter), frame);
-}
-
-/* In place (analyzers, in passthrough): an invalid buffer is dropped with a
- * warning, as in transform(). */
-static GstFlowReturn
-gst_cl_base_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
-{
-  GstVideoFilter *filter = GST_VIDEO_FILTER (trans);
-  GstVideoFrame frame;
-  GstFlowReturn ret;
-  gchar *reason = NULL;
-
-  if (G_UNLIKELY (!filter->negotiated)) {
-    GST_ELEMENT_ERROR (trans, CORE, NEGOTIATION, (NULL),
-        ("received a buffer before caps"));
-    return GST_FLOW_NOT_NEGOTIATED;
-  }
-  if (!gst_cl_layout_check (&filter->in_info, gst_buffer_get_video_meta (buf),
-          gst_buffer_get_size (buf), &reason))
-    goto invalid;
-  if (!gst_video_frame_map (&frame, &filter->in_info, buf,
-          GST_MAP_READ | GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
-    reason = g_strdup ("the buffer could not be mapped as a video frame");
-    goto invalid;
-  }
-  ret = gst_cl_base_filter_transform_frame_ip (filter, &frame);
-  gst_video_frame_unmap (&frame);
-  return ret;
-
-invalid:
-  GST_ELEMENT_WARNING (trans, STREAM, FORMAT,
-      ("Dropping a buffer that does not hold a whole frame of the "
-          "negotiated format."), ("%s", reason));
-  g_free (reason);
-  return GST_BASE_TRANSFORM_FLOW_DROPPED;
-}
-
-static GstFlowReturn
-gst_cl_base_filter_transform_frame (GstVideoFilter * filter,
-    GstVideoFrame * in, GstVideoFrame * out)
-{
-  return filter_frame (GST_CL_BASE_FILTER (filter), in, out);
-}
-
-/* Replaces GstVideoFilter's transform: a buffer that does not hold a whole
- * frame is dropped with a warning instead of letting an unwritten output
- * buffer go downstream. */
-static GstFlowReturn
-gst_cl_base_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
-    GstBuffer * outbuf)
-{
-  GstVideoFilter *filter = GST_VIDEO_FILTER (trans);
-  GstVideoFrame in, out;
-  GstFlowReturn ret;
-  gchar *reason = NULL;
-
-  if (G_UNLIKELY (!filter->negotiated)) {
-    GST_ELEMENT_ERROR (trans, CORE, NEGOTIATION, (NULL),
-        ("received a buffer before caps"));
-    return GST_FLOW_NOT_NEGOTIATED;
-  }
-  if (!gst_cl_layout_check (&filter->in_info,
-          gst_buffer_get_video_meta (inbuf), gst_buffer_get_size (inbuf),
-          &reason))
-    goto invalid;
-  if (!gst_video_frame_map (&in, &filter->in_info, inbuf,
-          GST_MAP_READ | GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
-    reason = g_strdup ("the buffer could not be mapped as a video frame");
-    goto invalid;
-  }
-  if (!gst_video_frame_map (&out, &filter->out_info, outbuf,
-          GST_MAP_WRITE | GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
-    gst_video_frame_unmap (&in);
-    reason = g_strdup ("the output buffer could not be mapped");
-    goto invalid;
-  }
-  ret = gst_cl_base_filter_transform_frame (filter, &in, &out);
-  gst_video_frame_unmap (&out);
-  gst_video_frame_unmap (&in);
-  return ret;
-
-invalid:
-  GST_ELEMENT_WARNING (trans, STREAM, FORMAT,
-      ("Dropping a buffer that does not hold a whole frame of the "
-          "negotiated format."), ("%s", reason));
-  g_free (reason);
-  return GST_BASE_TRANSFORM_FLOW_DROPPED;
+  g_return_val_if_reached (GST_FLOW_ERROR);
 }
 
 static void
@@ -708,87 +900,75 @@ gst_cl_base_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
   GstClBaseFilter *self = GST_CL_BASE_FILTER (trans);
   GstClBaseFilterPrivate *priv = PRIV (self);
+  GstStructure *s;
 
-  if (GST_EVENT_TYPE (event) == GST_EVENT_EOS && priv->prof_frames > 0)
-    post_profile (self, GST_CLOCK_TIME_NONE, priv->prof_last_post);
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_EOS:
+      /* every frame's work done (and measured) before EOS goes on */
+      if (priv->set_up)
+        drain (self, NULL);
+      if ((s = gst_cl_profile_flush (&priv->profile)))
+        gst_element_post_message (GST_ELEMENT (self),
+            gst_message_new_element (GST_OBJECT (self), s));
+      break;
+    case GST_EVENT_FLUSH_STOP:
+      if (priv->set_up)
+        drain (self, NULL);
+      break;
+    default:
+      break;
+  }
   return GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)->sink_event
       (trans, event);
 }
 
 /* ------------------------------------------------------------------------ */
-/* Allocation: pinned frames for devices that copy them                     */
+/* Allocation: frames of the device on both sides                          */
 
-static GstBufferPool *
-pinned_pool_for (GstClBaseFilter * self, GstCaps * caps, guint * size)
-{
-  GstClBaseFilterPrivate *priv = PRIV (self);
-  GstBufferPool *pool;
-  GstStructure *config;
-  GstVideoInfo info;
-
-  if (!caps || !gst_video_info_from_caps (&info, caps))
-    return NULL;
-  pool = gst_cl_pinned_pool_new (priv->device);
-  if (!pool)
-    return NULL;
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_set_params (config, caps, info.size, 0, 0);
-  gst_buffer_pool_config_add_option (config,
-      GST_BUFFER_POOL_OPTION_VIDEO_META);
-  if (!gst_buffer_pool_set_config (pool, config)) {
-    gst_object_unref (pool);
-    return NULL;
-  }
-  *size = info.size;
-  return pool;
-}
-
-/* Upstream is offered frames in pinned memory: their upload then runs at
- * the bus's speed (docs/performance.md). */
+/* Upstream is offered device frames, downstream's are used if they are
+ * of this device, else the element's own (gstclbufferpool.c says why). */
 static gboolean
 gst_cl_base_filter_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
 {
-  GstClBaseFilter *self = GST_CL_BASE_FILTER (trans);
-  GstClBaseFilterPrivate *priv = PRIV (self);
-  GstBufferPool *pool;
-  GstCaps *caps;
-  gboolean need_pool;
-  guint size = 0;
+  GstClBaseFilterPrivate *priv = PRIV (GST_CL_BASE_FILTER (trans));
 
-  if (!priv->device || !gst_cl_pinned_pool_wanted (priv->device) ||
-      gst_base_transform_is_passthrough (trans))
+  if (!priv->device || gst_base_transform_is_passthrough (trans))
     return GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)->
         propose_allocation (trans, decide_query, query);
-  gst_query_parse_allocation (query, &caps, &need_pool);
-  if (need_pool && (pool = pinned_pool_for (self, caps, &size))) {
-    gst_query_add_allocation_pool (query, pool, size, 0, 0);
-    gst_object_unref (pool);
-  }
-  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  gst_cl_buffer_pool_propose_allocation (query, priv->device);
   return TRUE;
 }
 
-/* Analyzers run in passthrough: GstBaseTransform forwards upstream's
- * ALLOCATION query downstream. When downstream brings no pool, the
- * analyzer offers pinned frames itself: they pass through untouched and are
- * ordinary memory to everyone else. */
+static gboolean
+gst_cl_base_filter_decide_allocation (GstBaseTransform * trans,
+    GstQuery * query)
+{
+  GstClBaseFilterPrivate *priv = PRIV (GST_CL_BASE_FILTER (trans));
+
+  if (!priv->device)
+    return FALSE;
+  return gst_cl_buffer_pool_decide_allocation (query, priv->device);
+}
+
+/* Context queries get the device; analyzers in passthrough offer device
+ * frames upstream when downstream brings no pool. */
 static gboolean
 gst_cl_base_filter_query (GstBaseTransform * trans, GstPadDirection direction,
     GstQuery * query)
 {
-  GstClBaseFilter *self = GST_CL_BASE_FILTER (trans);
-  GstClBaseFilterPrivate *priv = PRIV (self);
-  GstBufferPool *pool, *theirs = NULL;
+  GstClBaseFilterPrivate *priv = PRIV (GST_CL_BASE_FILTER (trans));
+  GstBufferPool *theirs = NULL;
   GstCaps *caps;
   gboolean need_pool, ret;
-  guint size = 0;
 
+  if (gst_cl_handle_context_query (GST_ELEMENT (trans), query, priv->device))
+    return TRUE;
   ret = GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)->query
       (trans, direction, query);
   if (direction != GST_PAD_SINK || GST_QUERY_TYPE (query) !=
       GST_QUERY_ALLOCATION || !gst_base_transform_is_passthrough (trans) ||
-      !priv->device || !gst_cl_pinned_pool_wanted (priv->device))
+      !priv->device)
     return ret;
   gst_query_parse_allocation (query, &caps, &need_pool);
   if (gst_query_get_n_allocation_pools (query) > 0)
@@ -797,48 +977,11 @@ gst_cl_base_filter_query (GstBaseTransform * trans, GstPadDirection direction,
     gst_object_unref (theirs);
     return ret;
   }
-  if (need_pool && (pool = pinned_pool_for (self, caps, &size))) {
-    GST_DEBUG_OBJECT (self, "offering pinned frames upstream");
-    if (gst_query_get_n_allocation_pools (query) > 0)
-      gst_query_set_nth_allocation_pool (query, 0, pool, size, 0, 0);
-    else
-      gst_query_add_allocation_pool (query, pool, size, 0, 0);
-    gst_object_unref (pool);
-    ret = TRUE;
+  if (need_pool) {
+    GST_DEBUG_OBJECT (trans, "offering device frames upstream");
+    ret = gst_cl_buffer_pool_propose_allocation (query, priv->device) || ret;
   }
   return ret;
-}
-
-/* Output frames go to pinned memory unless downstream brings its own pool
- * (a sink's video memory, another clfilters element's pinned pool). */
-static gboolean
-gst_cl_base_filter_decide_allocation (GstBaseTransform * trans,
-    GstQuery * query)
-{
-  GstClBaseFilter *self = GST_CL_BASE_FILTER (trans);
-  GstClBaseFilterPrivate *priv = PRIV (self);
-  GstBufferPool *theirs = NULL, *pool;
-  GstCaps *caps;
-  guint size = 0;
-
-  if (priv->device && gst_cl_pinned_pool_wanted (priv->device)) {
-    if (gst_query_get_n_allocation_pools (query) > 0)
-      gst_query_parse_nth_allocation_pool (query, 0, &theirs, NULL, NULL,
-          NULL);
-    gst_query_parse_allocation (query, &caps, NULL);
-    if (!theirs && (pool = pinned_pool_for (self, caps, &size))) {
-      GST_DEBUG_OBJECT (self, "output frames in pinned memory");
-      if (gst_query_get_n_allocation_pools (query) > 0)
-        gst_query_set_nth_allocation_pool (query, 0, pool, size, 0, 0);
-      else
-        gst_query_add_allocation_pool (query, pool, size, 0, 0);
-      gst_object_unref (pool);
-    }
-    if (theirs)
-      gst_object_unref (theirs);
-  }
-  return GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)->
-      decide_allocation (trans, query);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -991,6 +1134,10 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
           rw | GST_PARAM_MUTABLE_PLAYING));
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_cl_base_filter_start);
+  trans_class->transform_caps =
+      GST_DEBUG_FUNCPTR (gst_cl_base_filter_transform_caps);
+  trans_class->transform_meta =
+      GST_DEBUG_FUNCPTR (gst_cl_base_filter_transform_meta);
   trans_class->propose_allocation =
       GST_DEBUG_FUNCPTR (gst_cl_base_filter_propose_allocation);
   trans_class->decide_allocation =

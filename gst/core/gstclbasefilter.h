@@ -3,7 +3,9 @@
 #pragma once
 
 #include "gstcldevice.h"
+#include "gstclmemory.h"
 #include "gstclplane.h"
+#include "gstclprofile.h"
 
 #include <gst/video/video.h>
 #include <gst/video/gstvideofilter.h>
@@ -65,7 +67,15 @@ typedef struct
                                  * work-group-size set) */
 } GstClLaunch;
 
-#define GST_CL_MAX_KERNEL_EVENTS 4
+/* The formats of every clfilters element. */
+#define GST_CL_FORMATS "{ GRAY8, RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, " \
+  "BGRx, xRGB, xBGR, I420, YV12, NV12, NV21, Y42B, Y444 }"
+
+GstCaps *gst_cl_caps_new (gboolean device_memory, gboolean system_memory);
+
+void gst_cl_element_class_add_pad_templates (GstElementClass * klass,
+    gboolean sink_device, gboolean sink_system, gboolean src_device,
+    gboolean src_system);
 
 /**
  * GstClBaseFilterClass:
@@ -80,14 +90,17 @@ typedef struct
  *   described by @info (default: gst_cl_base_filter_measured_memory())
  * @analyze: for analyzers (elements that never change the frame): enqueue
  *   the kernels that read @src, wait for their results and use them;
- *   @frame is the mapped input, for timestamps. An element that sets
+ *   @buffer is the input, for timestamps. An element that sets
  *   @analyze instead of @process runs in passthrough: the buffer goes
  *   downstream untouched and uncopied.
  *
  * An element sets the program and overrides @setup and @process; the base
- * class does the rest: device selection, program build, frame transfers for
- * both memory kinds, input validation, profiling and the shared properties.
- * Planes other than the first (the chroma of YUV formats) are copied.
+ * class does the rest: device selection and sharing, program build, caps
+ * (system memory and memory:OpenCLMemory on both pads), frames on the
+ * device for both memory kinds, input validation, profiling and the shared
+ * properties. Planes other than the first (the chroma of YUV formats) are
+ * copied on the device. Kernels are enqueued on the device's compute queue
+ * (gst_cl_base_filter_get_queue()) and never waited for.
  */
 struct _GstClBaseFilterClass
 {
@@ -107,7 +120,7 @@ struct _GstClBaseFilterClass
     GstClMemoryKind (*auto_memory) (GstClBaseFilter * self,
       GstClDevice * device, const GstVideoInfo * info);
     gboolean (*analyze) (GstClBaseFilter * self, const GstClPlane * src,
-      GstVideoFrame * frame, cl_event * events, guint * n_events,
+      GstBuffer * buffer, cl_event * events, guint * n_events,
       GError ** error);
 
   gpointer _gst_reserved[GST_PADDING];

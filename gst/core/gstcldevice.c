@@ -245,6 +245,26 @@ done:
   return found;
 }
 
+/* One in-order queue for everything on zero-copy devices; separate
+ * upload and download queues elsewhere, so that transfers overlap kernels. */
+static gboolean
+create_queues (GstClDevice * self, GError ** error)
+{
+  guint i;
+
+  for (i = 0; i < GST_CL_N_QUEUES; i++) {
+    if (i > 0 && self->zero_copy) {
+      self->queues[i] = self->queues[0];
+      clRetainCommandQueue (self->queues[0]);
+      continue;
+    }
+    self->queues[i] = gst_cl_device_create_queue (self, error);
+    if (!self->queues[i])
+      return FALSE;
+  }
+  return TRUE;
+}
+
 static GstClDevice *
 device_new (Candidate * c, GError ** error)
 {
@@ -295,8 +315,24 @@ device_new (Candidate * c, GError ** error)
   }
   clGetDeviceInfo (c->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof (cl_ulong),
       &self->max_alloc, NULL);
+  {
+    cl_uint bits = 1024;
+    clGetDeviceInfo (c->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof (bits),
+        &bits, NULL);
+    self->mem_base_align = MAX (bits / 8, 128);
+  }
   if (!self->image_support)
     self->image2d_max_width = self->image2d_max_height = 0;
+  {
+    /* GST_CL_ZERO_COPY=0 forces the copying path of discrete GPUs, so that
+     * it is tested on CPU devices too */
+    const gchar *env = g_getenv ("GST_CL_ZERO_COPY");
+    self->zero_copy = self->host_unified && !(env && g_str_equal (env, "0"));
+  }
+  if (!create_queues (self, error)) {
+    gst_object_unref (self);
+    return NULL;
+  }
   GST_INFO_OBJECT (self, "opened %u.%u \"%s\" (%s, %s), driver %s, "
       "unified memory %d, images %d (%" G_GSIZE_FORMAT "x%" G_GSIZE_FORMAT ")",
       c->pi, c->di, self->name, self->platform_name, type_name (c->type),
@@ -461,6 +497,77 @@ gst_cl_device_create_queue (GstClDevice * device, GError ** error)
 }
 
 /**
+ * gst_cl_device_get_queue:
+ *
+ * The device's own in-order queue of @kind, shared by every element on the
+ * device (see #GstClQueueKind).
+ *
+ * Returns: (transfer none): the queue
+ */
+cl_command_queue
+gst_cl_device_get_queue (GstClDevice * device, GstClQueueKind kind)
+{
+  return device->queues[kind];
+}
+
+/**
+ * gst_cl_device_flush:
+ *
+ * Submits what was enqueued on every queue of the device. Needed after
+ * work that another queue waits for (OpenCL requires it for cross-queue
+ * events, and NVIDIA's driver holds commands until a flush).
+ */
+gboolean
+gst_cl_device_flush (GstClDevice * device)
+{
+  gboolean ok = TRUE;
+  guint i;
+
+  for (i = 0; i < GST_CL_N_QUEUES; i++)
+    if (i == 0 || device->queues[i] != device->queues[0])
+      ok &= clFlush (device->queues[i]) == CL_SUCCESS;
+  return ok;
+}
+
+/**
+ * gst_cl_device_finish:
+ *
+ * Waits until every queue of the device is empty: for stop, flush and EOS,
+ * never per frame.
+ */
+gboolean
+gst_cl_device_finish (GstClDevice * device, GError ** error)
+{
+  guint i;
+  cl_int st;
+
+  for (i = 0; i < GST_CL_N_QUEUES; i++) {
+    st = clFinish (device->queues[i]);
+    if (st != CL_SUCCESS)
+      return gst_cl_fail (error, st, "clFinish");
+  }
+  return TRUE;
+}
+
+/**
+ * gst_cl_device_type_nick:
+ *
+ * Returns: "gpu", "cpu", "accelerator" or "other" (the `device-type` field
+ * of the gst.cl.device context)
+ */
+const gchar *
+gst_cl_device_type_nick (GstClDevice * device)
+{
+  if (device->type & CL_DEVICE_TYPE_GPU)
+    return "gpu";
+  if (device->type & CL_DEVICE_TYPE_CPU)
+    return "cpu";
+  if (device->type & CL_DEVICE_TYPE_ACCELERATOR)
+    return "accelerator";
+  return "other";
+}
+
+/**
  * gst_cl_device_has_image_format:
  *
  * Whether 2D images of this format can be read and written by kernels.
@@ -498,8 +605,15 @@ static void
 gst_cl_device_finalize (GObject * object)
 {
   GstClDevice *self = GST_CL_DEVICE (object);
+  guint i;
 
   GST_INFO_OBJECT (self, "closing \"%s\"", self->name);
+  for (i = 0; i < GST_CL_N_QUEUES; i++) {
+    if (self->queues[i]) {
+      clFinish (self->queues[i]);
+      clReleaseCommandQueue (self->queues[i]);
+    }
+  }
   g_hash_table_unref (self->programs);
   if (self->context)
     clReleaseContext (self->context);

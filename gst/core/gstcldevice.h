@@ -6,6 +6,26 @@
 
 G_BEGIN_DECLS
 
+/**
+ * GstClQueueKind:
+ * @GST_CL_QUEUE_COMPUTE: kernels and device-side copies of every element
+ * @GST_CL_QUEUE_UPLOAD: host-to-device transfers
+ * @GST_CL_QUEUE_DOWNLOAD: device-to-host transfers
+ *
+ * The device owns its command queues and every element enqueues on them,
+ * in pipeline order, so that neighbours on one queue need no wait between
+ * them. On devices that copy frames (discrete GPUs) the three are separate
+ * in-order queues, so that both bus directions and the kernels of
+ * different frames overlap; on zero-copy devices they are one queue.
+ */
+typedef enum
+{
+  GST_CL_QUEUE_COMPUTE,
+  GST_CL_QUEUE_UPLOAD,
+  GST_CL_QUEUE_DOWNLOAD,
+  GST_CL_N_QUEUES,
+} GstClQueueKind;
+
 #define GST_TYPE_CL_DEVICE (gst_cl_device_get_type ())
 G_DECLARE_FINAL_TYPE (GstClDevice, gst_cl_device, GST, CL_DEVICE, GstObject);
 
@@ -39,10 +59,17 @@ struct _GstClDevice
   guint compute_units;           /* CL_DEVICE_MAX_COMPUTE_UNITS */
   cl_ulong max_alloc;           /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
 
+  gboolean zero_copy;           /* frames stay in host memory that the device
+                                 * reads in place: host_unified, unless
+                                 * GST_CL_ZERO_COPY=0 forces the copying path */
+  cl_uint mem_base_align;       /* CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes */
+
   /*< private >*/
   GMutex lock;
   GHashTable *programs;         /* "name|options" -> cl_program */
+  cl_command_queue queues[GST_CL_N_QUEUES];       /* in-order queues */
 };
+
 
 GstClDevice *gst_cl_device_acquire (const gchar * selector, GError ** error);
 
@@ -53,6 +80,15 @@ cl_program gst_cl_device_get_program (GstClDevice * device,
 
 cl_command_queue gst_cl_device_create_queue (GstClDevice * device,
     GError ** error);
+
+cl_command_queue gst_cl_device_get_queue (GstClDevice * device,
+    GstClQueueKind kind);
+
+gboolean gst_cl_device_flush (GstClDevice * device);
+
+gboolean gst_cl_device_finish (GstClDevice * device, GError ** error);
+
+const gchar *gst_cl_device_type_nick (GstClDevice * device);
 
 gboolean gst_cl_device_has_image_format (GstClDevice * device,
     cl_channel_order order, cl_channel_type type);

@@ -89,28 +89,20 @@ gst_cl_plane_image_possible (GstClDevice * device, const GstVideoInfo * info,
   return TRUE;
 }
 
-static gboolean
-zero_copy_allowed (GstClDevice * device)
-{
-  /* GST_CL_ZERO_COPY=0 forces the copying path of discrete GPUs, so that it
-   * can be tested on a CPU device */
-  const gchar *env = g_getenv ("GST_CL_ZERO_COPY");
-  return device->host_unified && !(env && g_str_equal (env, "0"));
-}
-
 /**
  * gst_cl_plane_store_configure:
+ * @image: keep the plane in an OpenCL image of the element's own (filled
+ *   from, or copied back to, the frame's buffer on the device)
  *
- * Prepares the storage of @plane of frames described by @info: its geometry,
- * and the device object used for every frame unless host memory is wrapped.
- * Called when caps are set, never per frame.
+ * Prepares the geometry of @plane of frames described by @info, and the
+ * image when @image is set. Called when caps are set, never per frame.
  */
 gboolean
 gst_cl_plane_store_configure (GstClPlaneStore * store, GstClDevice * device,
     const GstVideoInfo * info, guint plane, gboolean image, gboolean output,
     GError ** error)
 {
-  cl_mem_flags flags = output ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY;
+  cl_mem_flags flags = CL_MEM_READ_WRITE;
   GstClPlane *d = &store->desc;
   gint step, alpha, tpp = 1;
   cl_int st;
@@ -120,17 +112,6 @@ gst_cl_plane_store_configure (GstClPlaneStore * store, GstClDevice * device,
   store->output = output;
   store->row_bytes = gst_cl_layout_row_bytes (info, plane);
   plane_pixel (info, plane, &step, &alpha);
-  {
-    guint64 bytes = (guint64) GST_VIDEO_INFO_PLANE_STRIDE (info, plane) *
-        gst_cl_layout_plane_rows (info, plane);
-    if (device->max_alloc && bytes > device->max_alloc) {
-      g_set_error (error, GST_CL_ERROR, GST_CL_ERROR_FAILED,
-          "a plane of %" G_GUINT64_FORMAT " bytes exceeds the largest "
-          "memory object of device \"%s\" (%" G_GUINT64_FORMAT " bytes)",
-          bytes, device->name, (guint64) device->max_alloc);
-      return FALSE;
-    }
-  }
   d->is_image = image;
   d->width = store->row_bytes / step;
   d->height = gst_cl_layout_plane_rows (info, plane);
@@ -146,8 +127,10 @@ gst_cl_plane_store_configure (GstClPlaneStore * store, GstClDevice * device,
     desc.image_height = d->height;
     d->mem = clCreateImage (device->context, flags, &store->image_format,
         &desc, NULL, &st);
-    if (st != CL_SUCCESS)
+    if (st != CL_SUCCESS) {
+      d->mem = NULL;
       return gst_cl_fail (error, st, "clCreateImage");
+    }
     return TRUE;
   }
   d->step = step;
@@ -155,178 +138,111 @@ gst_cl_plane_store_configure (GstClPlaneStore * store, GstClDevice * device,
   d->alpha = (16 % step == 0) ? alpha : -1;
   g_assert (alpha < 0 || d->alpha >= 0);
   d->units = store->row_bytes;
-  store->wrap = zero_copy_allowed (device);
-  if (store->wrap) {
-    d->stride = 0;              /* the frame's, set per frame */
-    d->mem = NULL;
-    return TRUE;
-  }
-  d->stride = GST_ROUND_UP_64 (store->row_bytes);
-  d->mem = clCreateBuffer (device->context, flags,
-      (gsize) d->stride * d->height, NULL, &st);
-  if (st != CL_SUCCESS)
-    return gst_cl_fail (error, st, "clCreateBuffer");
+  d->stride = 0;                /* the frame's, set per frame */
+  d->mem = NULL;
   return TRUE;
 }
 
 void
 gst_cl_plane_store_clear (GstClPlaneStore * store)
 {
-  gst_cl_plane_store_end_frame (store);
   if (store->desc.mem)
     clReleaseMemObject (store->desc.mem);
+  if (store->packed)
+    clReleaseMemObject (store->packed);
   gst_clear_object (&store->device);
   memset (store, 0, sizeof (*store));
 }
 
-static gsize
-plane_extent (GstClPlaneStore * store, gint stride)
-{
-  return (gsize) stride * (store->desc.height - 1) + store->row_bytes;
-}
-
+/* Images are filled from and copied to buffers whose rows are packed; a
+ * frame with padded rows goes through a packed copy first. */
 static gboolean
-wrap_frame (GstClPlaneStore * store, const GstVideoFrame * frame, guint plane,
-    GstClPlane * out, GError ** error)
+ensure_packed (GstClPlaneStore * store, GError ** error)
 {
-  gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, plane);
-  cl_mem_flags flags = CL_MEM_USE_HOST_PTR |
-      (store->output ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY);
   cl_int st;
-
-  g_assert (store->frame_mem == NULL);
-  store->frame_mem = clCreateBuffer (store->device->context, flags,
-      plane_extent (store, stride), GST_VIDEO_FRAME_PLANE_DATA (frame, plane),
-      &st);
+  if (store->packed)
+    return TRUE;
+  store->packed = clCreateBuffer (store->device->context, CL_MEM_READ_WRITE,
+      store->row_bytes * store->desc.height, NULL, &st);
   if (st != CL_SUCCESS) {
-    store->frame_mem = NULL;
-    return gst_cl_fail (error, st, "clCreateBuffer (CL_MEM_USE_HOST_PTR)");
+    store->packed = NULL;
+    return gst_cl_fail (error, st, "clCreateBuffer (packed plane)");
   }
-  *out = store->desc;
-  out->mem = store->frame_mem;
-  out->stride = stride;
   return TRUE;
 }
 
 /**
- * gst_cl_plane_store_upload:
- * @event: (out) (optional): the transfer's event, NULL when nothing was copied
+ * gst_cl_plane_store_view:
+ * @mem: the frame's memory; @plane 0 of @layout must start at offset 0
  *
- * Makes @plane of the input @frame available to kernels as @out. The frame
- * must stay mapped until the queue has finished with it.
+ * What kernels see of plane 0 of @mem: the buffer itself, or the store's
+ * image, filled from the buffer on @queue first when @fill is set.
  */
 gboolean
-gst_cl_plane_store_upload (GstClPlaneStore * store, cl_command_queue queue,
-    const GstVideoFrame * frame, guint plane, GstClPlane * out,
-    cl_event * event, GError ** error)
-{
-  gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, plane);
-  const guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (frame, plane);
-  GstClPlane *d = &store->desc;
-  cl_int st;
-
-  if (event)
-    *event = NULL;
-  if (store->wrap)
-    return wrap_frame (store, frame, plane, out, error);
-  *out = *d;
-  if (d->is_image) {
-    const size_t origin[3] = { 0, 0, 0 };
-    const size_t region[3] = { d->units, d->height, 1 };
-    st = clEnqueueWriteImage (queue, d->mem, CL_FALSE, origin, region,
-        stride, 0, data, 0, NULL, event);
-    return st == CL_SUCCESS || gst_cl_fail (error, st, "clEnqueueWriteImage");
-  } else {
-    const size_t origin[3] = { 0, 0, 0 };
-    const size_t region[3] = { store->row_bytes, d->height, 1 };
-    st = clEnqueueWriteBufferRect (queue, d->mem, CL_FALSE, origin, origin,
-        region, d->stride, 0, stride, 0, data, 0, NULL, event);
-    return st == CL_SUCCESS ||
-        gst_cl_fail (error, st, "clEnqueueWriteBufferRect");
-  }
-}
-
-/**
- * gst_cl_plane_store_bind:
- *
- * The device object kernels write @plane of the output @frame to.
- */
-gboolean
-gst_cl_plane_store_bind (GstClPlaneStore * store, GstVideoFrame * frame,
-    guint plane, GstClPlane * out, GError ** error)
-{
-  if (store->wrap)
-    return wrap_frame (store, frame, plane, out, error);
-  *out = store->desc;
-  return TRUE;
-}
-
-/**
- * gst_cl_plane_store_download:
- * @blocking: return once the plane is in @frame; if FALSE, the transfer is
- *   only enqueued (stores that wrap the frame's memory always block) and
- *   the caller waits for the queue before using the frame
- *
- * Brings the kernels' output into @plane of @frame.
- */
-gboolean
-gst_cl_plane_store_download (GstClPlaneStore * store, cl_command_queue queue,
-    GstVideoFrame * frame, guint plane, gboolean blocking, cl_event * event,
+gst_cl_plane_store_view (GstClPlaneStore * store, cl_command_queue queue,
+    cl_mem mem, const GstVideoInfo * layout, gboolean fill, GstClPlane * out,
     GError ** error)
 {
-  gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, plane);
-  guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (frame, plane);
   GstClPlane *d = &store->desc;
+  gint stride = GST_VIDEO_INFO_PLANE_STRIDE (layout, 0);
+  const size_t origin[3] = { 0, 0, 0 };
+  const size_t region[3] = { d->units, d->height, 1 };
+  const size_t rect[3] = { store->row_bytes, d->height, 1 };
+  cl_mem src = mem;
   cl_int st;
 
-  if (event)
-    *event = NULL;
-  if (store->wrap) {
-    /* mapping a USE_HOST_PTR buffer makes the host copy current; on
-     * devices sharing host memory it copies nothing */
-    gsize size = plane_extent (store, stride);
-    void *p = clEnqueueMapBuffer (queue, store->frame_mem, CL_TRUE,
-        CL_MAP_READ, 0, size, 0, NULL, event, &st);
-    if (st != CL_SUCCESS)
-      return gst_cl_fail (error, st, "clEnqueueMapBuffer");
-    if (p != (void *) data)
-      memcpy (data, p, size);   /* not reached on conformant drivers */
-    st = clEnqueueUnmapMemObject (queue, store->frame_mem, p, 0, NULL, NULL);
-    if (st != CL_SUCCESS)
-      return gst_cl_fail (error, st, "clEnqueueUnmapMemObject");
+  *out = *d;
+  if (!d->is_image) {
+    out->mem = mem;
+    out->stride = stride;
     return TRUE;
   }
-  if (d->is_image) {
-    const size_t origin[3] = { 0, 0, 0 };
-    const size_t region[3] = { d->units, d->height, 1 };
-    st = clEnqueueReadImage (queue, d->mem, blocking ? CL_TRUE : CL_FALSE,
-        origin, region, stride, 0, data, 0, NULL, event);
-    return st == CL_SUCCESS || gst_cl_fail (error, st, "clEnqueueReadImage");
-  } else {
-    const size_t origin[3] = { 0, 0, 0 };
-    const size_t region[3] = { store->row_bytes, d->height, 1 };
-    st = clEnqueueReadBufferRect (queue, d->mem, blocking ? CL_TRUE :
-        CL_FALSE, origin, origin, region, d->stride, 0, stride, 0, data, 0,
-        NULL, event);
-    return st == CL_SUCCESS ||
-        gst_cl_fail (error, st, "clEnqueueReadBufferRect");
+  if (!fill)
+    return TRUE;
+  if ((gsize) stride != store->row_bytes) {
+    if (!ensure_packed (store, error))
+      return FALSE;
+    st = clEnqueueCopyBufferRect (queue, mem, store->packed, origin, origin,
+        rect, stride, 0, store->row_bytes, 0, 0, NULL, NULL);
+    if (st != CL_SUCCESS)
+      return gst_cl_fail (error, st, "clEnqueueCopyBufferRect (to image)");
+    src = store->packed;
   }
+  st = clEnqueueCopyBufferToImage (queue, src, d->mem, 0, origin, region, 0,
+      NULL, NULL);
+  return st == CL_SUCCESS ||
+      gst_cl_fail (error, st, "clEnqueueCopyBufferToImage");
 }
 
-/* Whether the store wraps the frames' own memory (zero copy) instead of
- * keeping the plane in a device object of its own. */
+/**
+ * gst_cl_plane_store_write_back:
+ *
+ * For image stores: copies the image kernels wrote into plane 0 of @mem.
+ */
 gboolean
-gst_cl_plane_store_wraps (const GstClPlaneStore * store)
+gst_cl_plane_store_write_back (GstClPlaneStore * store, cl_command_queue queue,
+    cl_mem mem, const GstVideoInfo * layout, GError ** error)
 {
-  return store->wrap;
-}
+  GstClPlane *d = &store->desc;
+  gint stride = GST_VIDEO_INFO_PLANE_STRIDE (layout, 0);
+  const size_t origin[3] = { 0, 0, 0 };
+  const size_t region[3] = { d->units, d->height, 1 };
+  const size_t rect[3] = { store->row_bytes, d->height, 1 };
+  gboolean packed = (gsize) stride != store->row_bytes;
+  cl_int st;
 
-/* Releases this frame's wrapper of host memory, if any. */
-void
-gst_cl_plane_store_end_frame (GstClPlaneStore * store)
-{
-  if (store->frame_mem) {
-    clReleaseMemObject (store->frame_mem);
-    store->frame_mem = NULL;
-  }
+  if (!d->is_image)
+    return TRUE;
+  if (packed && !ensure_packed (store, error))
+    return FALSE;
+  st = clEnqueueCopyImageToBuffer (queue, d->mem, packed ? store->packed :
+      mem, origin, region, 0, 0, NULL, NULL);
+  if (st != CL_SUCCESS)
+    return gst_cl_fail (error, st, "clEnqueueCopyImageToBuffer");
+  if (!packed)
+    return TRUE;
+  st = clEnqueueCopyBufferRect (queue, store->packed, mem, origin, origin,
+      rect, store->row_bytes, 0, stride, 0, 0, NULL, NULL);
+  return st == CL_SUCCESS ||
+      gst_cl_fail (error, st, "clEnqueueCopyBufferRect (from image)");
 }

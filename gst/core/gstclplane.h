@@ -1,13 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* gstclplane.h: storage of one frame plane on an OpenCL device.
  *
- * A plane lives in an OpenCL buffer or an OpenCL image. On devices that
- * read host memory in place (CPUs through POCL, integrated GPUs) a buffer
- * plane wraps the mapped GstBuffer memory for the frame: nothing is copied.
- * Elsewhere the store keeps a device object allocated once per caps and
- * copies rows in and out with pitched transfers. Device-resident frames
- * (a memory:OpenCL caps feature) will be a third source of the cl_mem that
- * a GstClPlane hands to the kernels.
+ * Frames live in OpenCL buffers (GstClMemory). Kernels read and write the
+ * first plane of a frame either in the frame's buffer itself, or, for
+ * `memory=image`, in an OpenCL image the store owns: the plane is copied
+ * into it on the device before the kernels and back after them.
  */
 #pragma once
 
@@ -39,12 +36,11 @@ typedef struct
 typedef struct
 {
   GstClDevice *device;
-  GstClPlane desc;              /* mem: the persistent object, if any */
+  GstClPlane desc;              /* geometry; mem: the image, if any */
   cl_image_format image_format;
   gsize row_bytes;
   gboolean output;
-  gboolean wrap;                /* wrap host memory per frame (zero-copy) */
-  cl_mem frame_mem;             /* this frame's wrapper, when wrapping */
+  cl_mem packed;                /* packed rows, for images of padded frames */
 } GstClPlaneStore;
 
 gboolean gst_cl_plane_image_possible (GstClDevice * device,
@@ -56,18 +52,12 @@ gboolean gst_cl_plane_store_configure (GstClPlaneStore * store,
 
 void gst_cl_plane_store_clear (GstClPlaneStore * store);
 
-gboolean gst_cl_plane_store_upload (GstClPlaneStore * store,
-    cl_command_queue queue, const GstVideoFrame * frame, guint plane,
-    GstClPlane * out, cl_event * event, GError ** error);
+gboolean gst_cl_plane_store_view (GstClPlaneStore * store,
+    cl_command_queue queue, cl_mem mem, const GstVideoInfo * layout,
+    gboolean fill, GstClPlane * out, GError ** error);
 
-gboolean gst_cl_plane_store_bind (GstClPlaneStore * store,
-    GstVideoFrame * frame, guint plane, GstClPlane * out, GError ** error);
-
-gboolean gst_cl_plane_store_download (GstClPlaneStore * store,
-    cl_command_queue queue, GstVideoFrame * frame, guint plane,
-    gboolean blocking, cl_event * event, GError ** error);
-gboolean gst_cl_plane_store_wraps (const GstClPlaneStore * store);
-
-void gst_cl_plane_store_end_frame (GstClPlaneStore * store);
+gboolean gst_cl_plane_store_write_back (GstClPlaneStore * store,
+    cl_command_queue queue, cl_mem mem, const GstVideoInfo * layout,
+    GError ** error);
 
 G_END_DECLS

@@ -53,8 +53,6 @@ enum
 #define DEFAULT_RADIUS 0
 #define DEFAULT_SIGMA 0.0
 
-#define FORMATS "{ GRAY8, RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, " \
-  "xRGB, xBGR, I420, YV12, NV12, NV21, Y42B, Y444 }"
 
 struct _GstClGaussian
 {
@@ -278,8 +276,9 @@ update_weights (GstClGaussian * self, GError ** error)
   self->cur_sigma_prop = sigma;
   GST_DEBUG_OBJECT (self, "radius %u sigma %g: radius %u, centre weight %u/256",
       radius, sigma, self->radius_in_use, self->weights[0]);
-  /* the host array only changes between frames, after the queue finished */
-  st = clEnqueueWriteBuffer (queue, self->weights_mem, CL_FALSE, 0,
+  /* blocking: the host array changes again with the next property change,
+   * while frames are in flight (a host wait only when properties change) */
+  st = clEnqueueWriteBuffer (queue, self->weights_mem, CL_TRUE, 0,
       sizeof (self->weights), self->weights, 0, NULL, NULL);
   if (st != CL_SUCCESS)
     return gst_cl_fail (error, st, "clEnqueueWriteBuffer (weights)");
@@ -468,7 +467,6 @@ gst_cl_gaussian_class_init (GstClGaussianClass * klass)
   GstClBaseFilterClass *base_class = GST_CL_BASE_FILTER_CLASS (klass);
   const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING;
-  GstCaps *caps;
 
   gobject_class->set_property = gst_cl_gaussian_set_property;
   gobject_class->get_property = gst_cl_gaussian_get_property;
@@ -488,12 +486,8 @@ gst_cl_gaussian_class_init (GstClGaussianClass * klass)
       "OpenCL Gaussian blur", "Filter/Effect/Video",
       "Blurs video with a Gaussian kernel on an OpenCL device",
       "clfilters developers");
-  caps = gst_caps_from_string (GST_VIDEO_CAPS_MAKE (FORMATS));
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
-  gst_caps_unref (caps);
+  gst_cl_element_class_add_pad_templates (element_class, TRUE, TRUE, TRUE,
+      TRUE);
 
   base_class->program_name = "gaussian";
   base_class->program_source = gst_cl_source_gaussian;

@@ -70,8 +70,6 @@ enum
 #define DEFAULT_LOW_PERCENTILE 1.0
 #define DEFAULT_HIGH_PERCENTILE 99.0
 
-#define FORMATS "{ GRAY8, RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, " \
-  "xRGB, xBGR, I420, YV12, NV12, NV21, Y42B, Y444 }"
 
 #define N_SLOTS 4               /* luma, red, green, blue */
 #define PAIR_TABLE_SIZE 65536   /* counters per work-item in histogram_pairs */
@@ -634,13 +632,12 @@ count_frame (GstClHistogram * self, const GstClPlane * src, guint want,
 
 static gboolean
 gst_cl_histogram_analyze (GstClBaseFilter * base, const GstClPlane * src,
-    GstVideoFrame * frame, cl_event * events, guint * n_events,
-    GError ** error)
+    GstBuffer * buffer, cl_event * events, guint * n_events, GError ** error)
 {
   GstClHistogram *self = GST_CL_HISTOGRAM (base);
   GstBaseTransform *trans = GST_BASE_TRANSFORM (base);
-  GstClockTime pts = GST_BUFFER_PTS (frame->buffer);
-  GstClockTime dur = GST_BUFFER_DURATION (frame->buffer);
+  GstClockTime pts = GST_BUFFER_PTS (buffer);
+  GstClockTime dur = GST_BUFFER_DURATION (buffer);
   GstClHistogramChannels channels;
   guint64 interval;
   gboolean post;
@@ -785,7 +782,6 @@ gst_cl_histogram_class_init (GstClHistogramClass * klass)
   GstClBaseFilterClass *base_class = GST_CL_BASE_FILTER_CLASS (klass);
   const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_MUTABLE_PLAYING;
-  GstCaps *caps;
 
   gobject_class->set_property = gst_cl_histogram_set_property;
   gobject_class->get_property = gst_cl_histogram_get_property;
@@ -819,12 +815,8 @@ gst_cl_histogram_class_init (GstClHistogramClass * klass)
       "OpenCL histogram analyzer", "Filter/Analyzer/Video",
       "Posts histograms and tone-mapping statistics of video frames, "
       "computed on an OpenCL device", "clfilters developers");
-  caps = gst_caps_from_string (GST_VIDEO_CAPS_MAKE (FORMATS));
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
-  gst_caps_unref (caps);
+  gst_cl_element_class_add_pad_templates (element_class, TRUE, TRUE, TRUE,
+      TRUE);
 
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cl_histogram_sink_event);
   base_class->program_name = "histogram";

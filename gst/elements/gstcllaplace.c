@@ -58,8 +58,6 @@ enum
 /* strength in Q14, as the kernels take it (laplace.cl) */
 #define STRENGTH_ONE 16384
 
-#define FORMATS "{ GRAY8, RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, " \
-  "xRGB, xBGR, I420, YV12, NV12, NV21, Y42B, Y444 }"
 
 struct _GstClLaplace
 {
@@ -241,7 +239,6 @@ gst_cl_laplace_class_init (GstClLaplaceClass * klass)
   GstClBaseFilterClass *base_class = GST_CL_BASE_FILTER_CLASS (klass);
   const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING;
-  GstCaps *caps;
 
   gobject_class->set_property = gst_cl_laplace_set_property;
   gobject_class->get_property = gst_cl_laplace_get_property;
@@ -273,12 +270,8 @@ gst_cl_laplace_class_init (GstClLaplaceClass * klass)
       "OpenCL Laplace sharpen and edges", "Filter/Effect/Video",
       "Sharpens video or extracts its edges with the 3x3 Laplacian on an "
       "OpenCL device", "clfilters developers");
-  caps = gst_caps_from_string (GST_VIDEO_CAPS_MAKE (FORMATS));
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
-  gst_caps_unref (caps);
+  gst_cl_element_class_add_pad_templates (element_class, TRUE, TRUE, TRUE,
+      TRUE);
 
   base_class->program_name = "laplace";
   base_class->program_source = gst_cl_source_laplace;

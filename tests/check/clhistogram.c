@@ -488,7 +488,7 @@ GST_START_TEST (test_missing_channels_warning)
 GST_END_TEST;
 
 /* With copies (a GPU; forced on POCL with GST_CL_ZERO_COPY=0) and no pool
- * downstream, the analyzer offers upstream a pool of pinned frames; frames
+ * downstream, the analyzer offers upstream a pool of device frames; frames
  * from it are counted right and pass through unchanged. */
 GST_START_TEST (test_pinned_pool)
 {
@@ -509,7 +509,7 @@ GST_START_TEST (test_pinned_pool)
     fail_unless (gst_query_get_n_allocation_pools (q) >= 1);
     gst_query_parse_nth_allocation_pool (q, 0, &pool, &size, NULL, NULL);
     fail_unless (pool != NULL);
-    fail_unless_equals_string (G_OBJECT_TYPE_NAME (pool), "GstClPinnedPool");
+    fail_unless_equals_string (G_OBJECT_TYPE_NAME (pool), "GstClBufferPool");
     config = gst_buffer_pool_get_config (pool);
     gst_buffer_pool_config_set_params (config, caps, size, 0, 0);
     fail_unless (gst_buffer_pool_set_config (pool, config));
