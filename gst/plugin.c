@@ -12,6 +12,7 @@
 #include "elements/gstclgaussian.h"
 #include "elements/gstcllaplace.h"
 #include "elements/gstclhistogram.h"
+#include "elements/gstclmemorycopy.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -20,9 +21,11 @@ plugin_init (GstPlugin * plugin)
   ok |= GST_ELEMENT_REGISTER (clgaussian, plugin);
   ok |= GST_ELEMENT_REGISTER (cllaplace, plugin);
   ok |= GST_ELEMENT_REGISTER (clhistogram, plugin);
+  ok |= GST_ELEMENT_REGISTER (clupload, plugin);
+  ok |= GST_ELEMENT_REGISTER (cldownload, plugin);
   return ok;
 }
 
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, clfilters,
     "Video filters on OpenCL: Gaussian blur, Laplace sharpen and edges, "
-    "histograms", plugin_init, VERSION, "LGPL", PACKAGE, ORIGIN)
+    "histograms, upload and download", plugin_init, VERSION, "LGPL", PACKAGE, ORIGIN)

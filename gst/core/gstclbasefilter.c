@@ -271,6 +271,35 @@ caps_on_device (GstCaps * caps)
       GST_CAPS_FEATURE_MEMORY_OPENCL_MEMORY);
 }
 
+/**
+ * gst_cl_caps_with_memories:
+ *
+ * @caps with each structure in memory:OpenCLMemory (all first) and/or in
+ * system memory.
+ *
+ * Returns: (transfer full): the new caps
+ */
+GstCaps *
+gst_cl_caps_with_memories (GstCaps * caps, gboolean device_memory,
+    gboolean system_memory)
+{
+  GstCaps *res = gst_caps_new_empty ();
+  guint i, f;
+
+  for (f = 0; f < 2; f++) {
+    if ((f == 0 && !device_memory) || (f == 1 && !system_memory))
+      continue;
+    for (i = 0; i < gst_caps_get_size (caps); i++) {
+      GstStructure *s = gst_structure_copy (gst_caps_get_structure (caps, i));
+      GstCapsFeatures *features = f == 0 ?
+          gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_OPENCL_MEMORY,
+          NULL) : gst_caps_features_new_empty ();
+      res = gst_caps_merge_structure_full (res, s, features);
+    }
+  }
+  return res;
+}
+
 /* Filters take and give both memories, the device's first: two clfilters
  * neighbours keep frames on the device, system memory neighbours get
  * system memory. Analyzers pass their caps through unchanged. */
@@ -280,21 +309,11 @@ gst_cl_base_filter_transform_caps (GstBaseTransform * trans,
 {
   GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (trans);
   GstCaps *res, *tmp;
-  guint i, f;
 
   if (klass->analyze || gst_caps_is_any (caps))
     return GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)->
         transform_caps (trans, direction, caps, filter);
-  res = gst_caps_new_empty ();
-  for (f = 0; f < 2; f++) {
-    for (i = 0; i < gst_caps_get_size (caps); i++) {
-      GstStructure *s = gst_structure_copy (gst_caps_get_structure (caps, i));
-      GstCapsFeatures *features = f == 0 ?
-          gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_OPENCL_MEMORY,
-          NULL) : gst_caps_features_new_empty ();
-      res = gst_caps_merge_structure_full (res, s, features);
-    }
-  }
+  res = gst_cl_caps_with_memories (caps, TRUE, TRUE);
   if (filter) {
     tmp = gst_caps_intersect_full (filter, res, GST_CAPS_INTERSECT_FIRST);
     gst_caps_unref (res);

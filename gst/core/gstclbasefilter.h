@@ -73,6 +73,9 @@ typedef struct
 
 GstCaps *gst_cl_caps_new (gboolean device_memory, gboolean system_memory);
 
+GstCaps *gst_cl_caps_with_memories (GstCaps * caps, gboolean device_memory,
+    gboolean system_memory);
+
 void gst_cl_element_class_add_pad_templates (GstElementClass * klass,
     gboolean sink_device, gboolean sink_system, gboolean src_device,
     gboolean src_system);

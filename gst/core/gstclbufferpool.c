@@ -76,6 +76,15 @@ gst_cl_buffer_pool_alloc_buffer (GstBufferPool * pool, GstBuffer ** buffer,
   return GST_FLOW_OK;
 }
 
+/* Nothing is allocated ahead: frames come on demand (a failed allocation
+ * in the base class's start() would also leak the frames made before it,
+ * and unused frames cost device memory). */
+static gboolean
+gst_cl_buffer_pool_start (GstBufferPool * pool)
+{
+  return TRUE;
+}
+
 static void
 gst_cl_buffer_pool_finalize (GObject * object)
 {
@@ -94,6 +103,7 @@ gst_cl_buffer_pool_class_init (GstClBufferPoolClass * klass)
   pool_class->get_options = gst_cl_buffer_pool_get_options;
   pool_class->set_config = gst_cl_buffer_pool_set_config;
   pool_class->alloc_buffer = gst_cl_buffer_pool_alloc_buffer;
+  pool_class->start = gst_cl_buffer_pool_start;
 }
 
 static void

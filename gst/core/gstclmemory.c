@@ -320,6 +320,24 @@ gst_cl_memory_start_download (GstClMemory * mem, GError ** error)
   return ok;
 }
 
+/**
+ * gst_cl_memory_start_upload:
+ *
+ * Starts bringing what the CPU wrote into the frame to the device now
+ * (copying devices). Does not wait.
+ */
+gboolean
+gst_cl_memory_start_upload (GstClMemory * mem, GError ** error)
+{
+  gboolean ok = TRUE;
+
+  g_mutex_lock (&mem->lock);
+  if (mem->need_upload)
+    ok = upload (mem, error);
+  g_mutex_unlock (&mem->lock);
+  return ok;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Device access                                                            */
 

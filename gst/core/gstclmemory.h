@@ -115,6 +115,8 @@ void gst_cl_memory_set_event (GstClMemory * mem, GstClQueueKind queue,
 
 gboolean gst_cl_memory_start_download (GstClMemory * mem, GError ** error);
 
+gboolean gst_cl_memory_start_upload (GstClMemory * mem, GError ** error);
+
 GstClMemory *gst_cl_buffer_get_memory (GstBuffer * buffer,
     GstClDevice * device);
 
