@@ -322,6 +322,44 @@ gst_cl_base_filter_transform_caps (GstBaseTransform * trans,
   return res;
 }
 
+/**
+ * gst_cl_caps_prefer_device:
+ *
+ * Keeps only the first structure of @othercaps in memory:OpenCLMemory, if
+ * there is one: frames stay on the device whenever the peer accepts it,
+ * whatever order the caps queries left the structures in.
+ *
+ * Returns: (transfer full): the caps
+ */
+GstCaps *
+gst_cl_caps_prefer_device (GstCaps * othercaps)
+{
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (othercaps); i++) {
+    GstCapsFeatures *f = gst_caps_get_features (othercaps, i);
+    if (f && !gst_caps_features_is_any (f) && gst_caps_features_contains (f,
+            GST_CAPS_FEATURE_MEMORY_OPENCL_MEMORY)) {
+      GstCaps *res = gst_caps_new_empty ();
+      gst_caps_append_structure_full (res,
+          gst_structure_copy (gst_caps_get_structure (othercaps, i)),
+          gst_caps_features_copy (f));
+      gst_caps_unref (othercaps);
+      return res;
+    }
+  }
+  return othercaps;
+}
+
+static GstCaps *
+gst_cl_base_filter_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
+{
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)->
+      fixate_caps (trans, direction, caps,
+      gst_cl_caps_prefer_device (othercaps));
+}
+
 /* Metas that describe the picture only (no size, no layout) follow it. */
 static gboolean
 gst_cl_base_filter_transform_meta (GstBaseTransform * trans,
@@ -1155,6 +1193,7 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
   trans_class->start = GST_DEBUG_FUNCPTR (gst_cl_base_filter_start);
   trans_class->transform_caps =
       GST_DEBUG_FUNCPTR (gst_cl_base_filter_transform_caps);
+  trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_cl_base_filter_fixate_caps);
   trans_class->transform_meta =
       GST_DEBUG_FUNCPTR (gst_cl_base_filter_transform_meta);
   trans_class->propose_allocation =

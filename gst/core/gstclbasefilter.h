@@ -73,6 +73,8 @@ typedef struct
 
 GstCaps *gst_cl_caps_new (gboolean device_memory, gboolean system_memory);
 
+GstCaps *gst_cl_caps_prefer_device (GstCaps * othercaps);
+
 GstCaps *gst_cl_caps_with_memories (GstCaps * caps, gboolean device_memory,
     gboolean system_memory);
 

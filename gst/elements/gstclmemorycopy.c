@@ -244,11 +244,12 @@ gst_cl_memory_copy_prepare_output_buffer (GstBaseTransform * trans,
     if (!(is_upload (trans) ? gst_cl_memory_start_upload (mem, &err) :
             gst_cl_memory_start_download (mem, &err)))
       goto failed;
-    *outbuf = gst_buffer_ref (inbuf);
+    /* the input itself goes on: GstBaseTransform then keeps its ref */
+    *outbuf = inbuf;
     return GST_FLOW_OK;
   }
   if (!is_upload (trans)) {
-    *outbuf = gst_buffer_ref (inbuf);   /* system memory already */
+    *outbuf = inbuf;            /* system memory already */
     return GST_FLOW_OK;
   }
   if (gst_buffer_get_video_meta (inbuf) == NULL &&

@@ -35,7 +35,7 @@ static GError *
 run_pipeline (const gchar * filter, gboolean copies)
 {
   gchar *desc = g_strdup_printf ("videotestsrc num-buffers=4 ! "
-      "video/x-raw,format=RGBx,width=67,height=31 ! %s ! fakesink", filter);
+      "video/x-raw,format=RGBx,width=67,height=31 ! %s ! fakesink enable-last-sample=false", filter);
   GstElement *p = gst_parse_launch (desc, NULL);
   GstBus *bus = gst_element_get_bus (p);
   GstMessage *msg;

@@ -11,7 +11,14 @@
  *   variable took its current value. Functions that can be made to fail:
  *   clCreateBuffer, clCreateImage, clCreateKernel, clCreateCommandQueue,
  *   clEnqueueNDRangeKernel, clEnqueueWriteBufferRect, clEnqueueReadBufferRect,
- *   clEnqueueMapBuffer, clEnqueueReadBuffer, clBuildProgram.
+ *   clEnqueueMapBuffer, clEnqueueReadBuffer, clBuildProgram,
+ *   clEnqueueWriteBuffer.
+ * - Counts frame transfers between host and device: uploads
+ *   (clEnqueueWriteBuffer, clEnqueueWriteBufferRect, clEnqueueWriteImage)
+ *   and downloads (clEnqueueReadBuffer, clEnqueueReadBufferRect,
+ *   clEnqueueReadImage) of at least CLFILTERS_LAYER_MIN_BYTES bytes (so that
+ *   small reads, like histogram counts, are left out), read through
+ *   clfilters_layer_transfers().
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl_layer.h>
@@ -45,6 +52,27 @@ clfilters_layer_live (const char *kind)
     if (!kind || strcmp (kind, kind_names[i]) == 0)
       total += atomic_load (&live[i]);
   return total;
+}
+
+static atomic_long transfers[2];     /* uploads, downloads */
+
+/* Frame transfers counted so far: @dir "upload" or "download"; with @reset,
+ * the counter is then set back to 0. */
+__attribute__ ((visibility ("default")))
+long
+clfilters_layer_transfers (const char *dir, int reset)
+{
+  int i = strcmp (dir, "upload") == 0 ? 0 : 1;
+  return reset ? atomic_exchange (&transfers[i], 0) :
+      atomic_load (&transfers[i]);
+}
+
+static void
+count_transfer (int download, size_t bytes)
+{
+  const char *min = getenv ("CLFILTERS_LAYER_MIN_BYTES");
+  if (bytes >= (size_t) (min ? atol (min) : 0))
+    atomic_fetch_add (&transfers[download], 1);
 }
 
 /* Whether call number n (from 1) of the function @slot/@name must fail. */
@@ -262,6 +290,7 @@ l_clEnqueueWriteBufferRect (cl_command_queue q, cl_mem m, cl_bool b,
     const cl_event * w, cl_event * e)
 {
   FAIL_RET (6, "clEnqueueWriteBufferRect", CL_OUT_OF_RESOURCES);
+  count_transfer (0, r[0] * r[1] * r[2]);
   return next.clEnqueueWriteBufferRect (q, m, b, bo, ho, r, brp, bsp, hrp,
       hsp, p, n, w, e);
 }
@@ -273,6 +302,7 @@ l_clEnqueueReadBufferRect (cl_command_queue q, cl_mem m, cl_bool b,
     const cl_event * w, cl_event * e)
 {
   FAIL_RET (7, "clEnqueueReadBufferRect", CL_OUT_OF_RESOURCES);
+  count_transfer (1, r[0] * r[1] * r[2]);
   return next.clEnqueueReadBufferRect (q, m, b, bo, ho, r, brp, bsp, hrp,
       hsp, p, n, w, e);
 }
@@ -291,7 +321,35 @@ l_clEnqueueReadBuffer (cl_command_queue q, cl_mem m, cl_bool b, size_t o,
     size_t s, void *p, cl_uint n, const cl_event * w, cl_event * e)
 {
   FAIL_RET (9, "clEnqueueReadBuffer", CL_OUT_OF_RESOURCES);
+  count_transfer (1, s);
   return next.clEnqueueReadBuffer (q, m, b, o, s, p, n, w, e);
+}
+
+static cl_int CL_API_CALL
+l_clEnqueueWriteBuffer (cl_command_queue q, cl_mem m, cl_bool b, size_t o,
+    size_t s, const void *p, cl_uint n, const cl_event * w, cl_event * e)
+{
+  FAIL_RET (11, "clEnqueueWriteBuffer", CL_OUT_OF_RESOURCES);
+  count_transfer (0, s);
+  return next.clEnqueueWriteBuffer (q, m, b, o, s, p, n, w, e);
+}
+
+static cl_int CL_API_CALL
+l_clEnqueueWriteImage (cl_command_queue q, cl_mem m, cl_bool b,
+    const size_t * o, const size_t * r, size_t rp, size_t sp, const void *p,
+    cl_uint n, const cl_event * w, cl_event * e)
+{
+  count_transfer (0, r[0] * r[1] * r[2]);
+  return next.clEnqueueWriteImage (q, m, b, o, r, rp, sp, p, n, w, e);
+}
+
+static cl_int CL_API_CALL
+l_clEnqueueReadImage (cl_command_queue q, cl_mem m, cl_bool b,
+    const size_t * o, const size_t * r, size_t rp, size_t sp, void *p,
+    cl_uint n, const cl_event * w, cl_event * e)
+{
+  count_transfer (1, r[0] * r[1] * r[2]);
+  return next.clEnqueueReadImage (q, m, b, o, r, rp, sp, p, n, w, e);
 }
 
 __attribute__ ((visibility ("default")))
@@ -359,6 +417,9 @@ clInitLayer (cl_uint num_entries, const cl_icd_dispatch * target,
   WRAP (clEnqueueReadBufferRect);
   WRAP (clEnqueueMapBuffer);
   WRAP (clEnqueueReadBuffer);
+  WRAP (clEnqueueWriteBuffer);
+  WRAP (clEnqueueWriteImage);
+  WRAP (clEnqueueReadImage);
 #undef WRAP
   *num_entries_ret = n;
   *layer_dispatch = &dispatch;

@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
+/* chainbench: per-frame cost of clfilters chains between system-memory
+ * neighbours, against the floors measured in the same run.
+ *
+ *   chainbench [--device gpu] [--width 3840 --height 2160] [--format RGBA]
+ *              [--frames 200]
+ *
+ * The producer is an appsrc fed in two ways: "pool" buffers come from the
+ * pool the first element proposes (what videotestsrc or a decoder does:
+ * pinned staging on a GPU, memory the device reads in place on a CPU) and
+ * get one byte written each, so that every frame is uploaded; "pageable"
+ * buffers are a ring of ordinary malloc'd frames (a producer that ignores
+ * the proposed pool). The consumer is an appsink in another thread that
+ * maps every output frame and reads one byte per 4 KiB page: a sink that
+ * never maps (fakesink) would hide the download.
+ *
+ * Floors, measured here on the same device: the pinned upload and download
+ * of one frame, one after the other (clEnqueueWriteBuffer / ReadBuffer from
+ * a mapped CL_MEM_ALLOC_HOST_PTR buffer), and a host memcpy of a frame.
+ */
+#include <gst/gst.h>
+#include <gst/app/gstappsink.h>
+#include <gst/app/gstappsrc.h>
+#include <gst/video/video.h>
+#include <string.h>
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
+
+static gint frames = 200, warmup = 20;
+
+typedef struct
+{
+  GstElement *sink;
+  gint n;
+  guint64 sum;
+} Reader;
+
+static gpointer
+reader (gpointer data)
+{
+  Reader *r = data;
+  GstSample *s;
+
+  while ((s = gst_app_sink_pull_sample (GST_APP_SINK (r->sink)))) {
+    GstBuffer *b = gst_sample_get_buffer (s);
+    GstMapInfo map;
+    if (gst_buffer_map (b, &map, GST_MAP_READ)) {
+      gsize i;
+      for (i = 0; i < map.size; i += 4096)
+        r->sum += map.data[i];
+      gst_buffer_unmap (b, &map);
+    }
+    gst_sample_unref (s);
+    r->n++;
+  }
+  return NULL;
+}
+
+/* ms per frame of @chain, from the time of frames - warmup frames */
+static gdouble
+run_chain (const gchar * chain, const GstVideoInfo * info, gboolean pool)
+{
+  gchar *caps = gst_caps_to_string (gst_video_info_to_caps (info));
+  gchar *desc = g_strdup_printf ("appsrc name=src caps=\"%s\" format=time "
+      "block=true max-bytes=1 ! %s ! appsink name=sink sync=false "
+      "max-buffers=4", caps, chain);
+  GError *err = NULL;
+  GstElement *p = gst_parse_launch (desc, &err);
+  GstElement *src, *sink;
+  GstBufferPool *bpool = NULL;
+  GstBuffer *ring[4];
+  GThread *t;
+  Reader r = { 0, };
+  gint64 t0 = 0, t1;
+  gint i;
+
+  if (!p) {
+    g_printerr ("%s: %s\n", desc, err->message);
+    return -1;
+  }
+  src = gst_bin_get_by_name (GST_BIN (p), "src");
+  sink = gst_bin_get_by_name (GST_BIN (p), "sink");
+  r.sink = sink;
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  if (pool) {
+    GstQuery *q = gst_query_new_allocation (gst_video_info_to_caps (info),
+        TRUE);
+    GstPad *pad = gst_element_get_static_pad (src, "src");
+    if (gst_pad_peer_query (pad, q) && gst_query_get_n_allocation_pools (q)) {
+      GstStructure *config;
+      gst_query_parse_nth_allocation_pool (q, 0, &bpool, NULL, NULL, NULL);
+      config = gst_buffer_pool_get_config (bpool);
+      gst_buffer_pool_config_set_params (config,
+          gst_video_info_to_caps (info), info->size, 0, 0);
+      gst_buffer_pool_set_config (bpool, config);
+      gst_buffer_pool_set_active (bpool, TRUE);
+    }
+    gst_object_unref (pad);
+    gst_query_unref (q);
+    if (!bpool) {
+      g_printerr ("%s: no pool proposed\n", chain);
+      return -1;
+    }
+  }
+  for (i = 0; i < 4; i++) {
+    ring[i] = gst_buffer_new_allocate (NULL, info->size, NULL);
+    gst_buffer_memset (ring[i], 0, 0x40 + i, info->size);
+  }
+  t = g_thread_new ("reader", reader, &r);
+  for (i = 0; i < frames; i++) {
+    GstBuffer *b;
+    if (i == warmup)
+      t0 = g_get_monotonic_time ();
+    if (bpool) {
+      GstMapInfo map;
+      gst_buffer_pool_acquire_buffer (bpool, &b, NULL);
+      gst_buffer_map (b, &map, GST_MAP_WRITE);
+      map.data[i % map.size] = i;
+      gst_buffer_unmap (b, &map);
+    } else {
+      b = gst_buffer_ref (ring[i % 4]);
+    }
+    GST_BUFFER_PTS (b) = i * GST_SECOND / 30;
+    GST_BUFFER_DURATION (b) = GST_SECOND / 30;
+    if (gst_app_src_push_buffer (GST_APP_SRC (src), b) != GST_FLOW_OK)
+      break;
+  }
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  g_thread_join (t);
+  t1 = g_get_monotonic_time ();
+  if (r.n != frames)
+    g_printerr ("%s: %d of %d frames came out\n", chain, r.n, frames);
+  gst_element_set_state (p, GST_STATE_NULL);
+  if (bpool) {
+    gst_buffer_pool_set_active (bpool, FALSE);
+    gst_object_unref (bpool);
+  }
+  for (i = 0; i < 4; i++)
+    gst_buffer_unref (ring[i]);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  gst_object_unref (p);
+  g_free (desc);
+  g_free (caps);
+  return (t1 - t0) / 1000.0 / (frames - warmup);
+}
+
+/* The pinned upload + download of one frame on the device @selector names
+ * (first GPU or first device), and a host memcpy. */
+static void
+floors (const gchar * want, gsize size, gdouble * pcie, gdouble * memcpy_ms)
+{
+  cl_platform_id ps[8];
+  cl_device_id dev = NULL;
+  cl_uint np = 0, i;
+  cl_device_type type = g_strcmp0 (want, "cpu") == 0 ? CL_DEVICE_TYPE_CPU :
+      CL_DEVICE_TYPE_GPU;
+  cl_context ctx;
+  cl_command_queue q;
+  cl_mem pinned, dbuf;
+  void *host;
+  guint8 *a = g_malloc (size), *b = g_malloc (size);
+  gint64 t0;
+  gint k, n = 20;
+
+  memset (a, 1, size);
+  memset (b, 2, size);
+  t0 = g_get_monotonic_time ();
+  for (k = 0; k < n; k++)
+    memcpy (k % 2 ? a : b, k % 2 ? b : a, size);
+  *memcpy_ms = (g_get_monotonic_time () - t0) / 1000.0 / n;
+  *pcie = -1;
+  clGetPlatformIDs (8, ps, &np);
+  for (i = 0; i < np && !dev; i++)
+    if (clGetDeviceIDs (ps[i], type, 1, &dev, NULL) != CL_SUCCESS)
+      dev = NULL;
+  if (!dev)
+    return;
+  ctx = clCreateContext (NULL, 1, &dev, NULL, NULL, NULL);
+  q = clCreateCommandQueue (ctx, dev, 0, NULL);
+  pinned = clCreateBuffer (ctx, CL_MEM_ALLOC_HOST_PTR, size, NULL, NULL);
+  dbuf = clCreateBuffer (ctx, CL_MEM_READ_WRITE, size, NULL, NULL);
+  host = clEnqueueMapBuffer (q, pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE,
+      0, size, 0, NULL, NULL, NULL);
+  for (k = 0; k < n + 3; k++) {
+    if (k == 3)
+      t0 = g_get_monotonic_time ();
+    clEnqueueWriteBuffer (q, dbuf, CL_FALSE, 0, size, host, 0, NULL, NULL);
+    clEnqueueReadBuffer (q, dbuf, CL_FALSE, 0, size, host, 0, NULL, NULL);
+  }
+  clFinish (q);
+  *pcie = (g_get_monotonic_time () - t0) / 1000.0 / n;
+  clEnqueueUnmapMemObject (q, pinned, host, 0, NULL, NULL);
+  clFinish (q);
+  clReleaseMemObject (pinned);
+  clReleaseMemObject (dbuf);
+  clReleaseCommandQueue (q);
+  clReleaseContext (ctx);
+  g_free (a);
+  g_free (b);
+}
+
+int
+main (int argc, char **argv)
+{
+  const gchar *device = "", *format = "RGBA";
+  gint width = 3840, height = 2160, i, c;
+  GstVideoInfo info;
+  gdouble pcie, mc;
+  static const gchar *chains[] = {
+    "clgaussian",
+    "cllaplace",
+    "clhistogram",
+    "clgaussian ! cllaplace ! clhistogram",
+    "clupload ! clgaussian ! cllaplace ! clhistogram ! cldownload",
+    "clgaussian ! clgaussian ! clgaussian ! clgaussian",
+    "clgaussian ! cllaplace ! clhistogram ! cldownload ! queue",
+  };
+
+  gst_init (&argc, &argv);
+  for (i = 1; i < argc; i++) {
+    if (g_str_equal (argv[i], "--device") && i + 1 < argc)
+      device = argv[++i];
+    else if (g_str_equal (argv[i], "--width") && i + 1 < argc)
+      width = atoi (argv[++i]);
+    else if (g_str_equal (argv[i], "--height") && i + 1 < argc)
+      height = atoi (argv[++i]);
+    else if (g_str_equal (argv[i], "--format") && i + 1 < argc)
+      format = argv[++i];
+    else if (g_str_equal (argv[i], "--frames") && i + 1 < argc)
+      frames = MAX (atoi (argv[++i]), warmup + 10);
+  }
+  if (*device)
+    g_setenv ("GST_CL_DEVICE", device, TRUE);
+  gst_video_info_set_format (&info, gst_video_format_from_string (format),
+      width, height);
+  floors (device, info.size, &pcie, &mc);
+  g_print ("# %s %dx%d, %d frames, device \"%s\"\n", format, width, height,
+      frames, device);
+  g_print ("floor: pinned upload + download %.3f ms, host memcpy %.3f ms\n",
+      pcie, mc);
+  g_print ("%-62s %10s %10s\n", "chain", "pool ms", "pageable ms");
+  for (c = 0; c < (gint) G_N_ELEMENTS (chains); c++) {
+    gdouble a = run_chain (chains[c], &info, TRUE);
+    gdouble b = run_chain (chains[c], &info, FALSE);
+    g_print ("%-62s %10.3f %10.3f\n", chains[c], a, b);
+  }
+  return 0;
+}
