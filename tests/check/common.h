@@ -249,14 +249,50 @@ clampi (gint v, gint lo, gint hi)
   return v < lo ? lo : v > hi ? hi : v;
 }
 
+/* The OpenCL test layer (tests/layer/cllayer.c) as the ICD loader loaded
+ * it: the first library named in OPENCL_LAYERS (as meson test sets it) that
+ * is loaded in this process and exports clfilters_layer_live(). Found
+ * through the variable, never through a path compiled into the test, so that
+ * a build folder run from another directory or machine (scripts/test-gpu.sh)
+ * checks the layer it was given. Returns NULL when none is loaded. */
+static void *
+test_layer_handle (void)
+{
+  const gchar *env = g_getenv ("OPENCL_LAYERS");
+  gchar **names;
+  void *found = NULL;
+  guint i;
+
+  if (!env || !*env)
+    return NULL;
+  names = g_strsplit (env, ":", -1);    /* the ICD loaders' separator */
+  for (i = 0; names[i] && !found; i++) {
+    void *h;
+    if (!*names[i])
+      continue;
+    h = dlopen (names[i], RTLD_NOW | RTLD_NOLOAD);
+    if (h && dlsym (h, "clfilters_layer_live"))
+      found = h;
+    else if (h)
+      dlclose (h);
+  }
+  g_strfreev (names);
+  return found;
+}
+
 /* Whether an OpenCL device exists, asked in a child process: OpenCL must
  * not be used in this process before check forks the tests (POCL hangs the
  * children). Returns 77 (skip) when there is none, unless the environment
- * says a device is required (CI), where it is a failure. */
+ * says a device is required (CI), where it is a failure.
+ * When OPENCL_LAYERS names a layer, the child also checks that the ICD
+ * loader loaded the test layer: otherwise every leak check would pass
+ * unseen (a layer path that does not exist on this machine, a loader
+ * without layer support), so that is a failure, with the reason. */
 static gint
 test_require_opencl (void)
 {
   gint status = 0;
+  const gchar *layers = g_getenv ("OPENCL_LAYERS");
   pid_t pid = fork ();
   if (pid == 0) {
     cl_uint np = 0, nd = 0, i;
@@ -269,12 +305,21 @@ test_require_opencl (void)
           CL_SUCCESS)
         nd += n;
     }
-    _exit (nd > 0 ? 0 : 1);
+    if (nd == 0)
+      _exit (1);
+    _exit (layers && *layers && !test_layer_handle () ? 2 : 0);
   }
   if (pid < 0 || waitpid (pid, &status, 0) < 0)
     return 1;
   if (WIFEXITED (status) && WEXITSTATUS (status) == 0)
     return 0;
+  if (WIFEXITED (status) && WEXITSTATUS (status) == 2) {
+    g_printerr ("OPENCL_LAYERS=%s, but the ICD loader did not load the "
+        "clfilters test layer (a path that does not exist here, a library "
+        "that failed to load, or a loader without layer support): the leak "
+        "checks cannot run\n", layers);
+    return 1;
+  }
   if (g_getenv ("CLFILTERS_REQUIRE_DEVICE")) {
     g_printerr ("No OpenCL device, and CLFILTERS_REQUIRE_DEVICE is set\n");
     return 1;
@@ -284,15 +329,17 @@ test_require_opencl (void)
 }
 
 /* After every test: when the OpenCL test layer is loaded (OPENCL_LAYERS, as
- * meson test sets it), no OpenCL object may outlive the test's pipelines. */
+ * meson test sets it), no OpenCL object may outlive the test's pipelines.
+ * test_require_opencl() made sure that the loader loads a layer it is
+ * given; it is not loaded here when the test never used OpenCL, or hid
+ * every ICD (the loader then loads no layer either). */
 static void
 test_leak_teardown (void)
 {
-#ifdef TEST_LAYER_PATH
-  void *h = dlopen (TEST_LAYER_PATH, RTLD_NOW | RTLD_NOLOAD);
+  void *h = test_layer_handle ();
   long (*live) (const char *);
   if (!h)
-    return;                     /* OpenCL unused, or no layer */
+    return;
   live = (long (*)(const char *)) dlsym (h, "clfilters_layer_live");
   fail_unless (live != NULL);
   fail_unless (live (NULL) == 0, "%ld OpenCL objects outlived the test "
@@ -300,7 +347,6 @@ test_leak_teardown (void)
       live (NULL), live ("mem"), live ("kernel"), live ("program"),
       live ("queue"), live ("context"));
   dlclose (h);
-#endif
 }
 
 static void

@@ -16,7 +16,7 @@ load_layer (void)
   void *h;
 
   clGetPlatformIDs (0, NULL, &n);       /* the ICD loader loads the layer */
-  h = dlopen (TEST_LAYER_PATH, RTLD_NOW | RTLD_NOLOAD);
+  h = test_layer_handle ();
   fail_unless (h != NULL, "the OpenCL test layer is not loaded "
       "(OPENCL_LAYERS=%s)", GST_STR_NULL (g_getenv ("OPENCL_LAYERS")));
   layer_live = (long (*)(const char *)) dlsym (h, "clfilters_layer_live");

@@ -20,9 +20,10 @@ load_layer (void)
   if (!layer_live) {
     cl_uint n = 0;
     void *h;
-    clGetPlatformIDs (0, NULL, &n);
-    h = dlopen (TEST_LAYER_PATH, RTLD_NOW | RTLD_NOLOAD);
-    fail_unless (h != NULL, "the OpenCL test layer is not loaded");
+    clGetPlatformIDs (0, NULL, &n);     /* the ICD loader loads the layer */
+    h = test_layer_handle ();
+    fail_unless (h != NULL, "the OpenCL test layer is not loaded "
+        "(OPENCL_LAYERS=%s)", GST_STR_NULL (g_getenv ("OPENCL_LAYERS")));
     layer_live = (long (*)(const char *)) dlsym (h, "clfilters_layer_live");
     fail_unless (layer_live != NULL);
   }
