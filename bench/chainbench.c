@@ -54,7 +54,7 @@ reader (gpointer data)
       gst_buffer_unmap (b, &map);
     }
     gst_sample_unref (s);
-    r->n++;
+    g_atomic_int_inc (&r->n);
   }
   return NULL;
 }
@@ -85,6 +85,15 @@ run_chain (const gchar * chain, const GstVideoInfo * info, gboolean pool)
   sink = gst_bin_get_by_name (GST_BIN (p), "sink");
   r.sink = sink;
   gst_element_set_state (p, GST_STATE_PLAYING);
+  for (i = 0; i < 4; i++) {
+    ring[i] = gst_buffer_new_allocate (NULL, info->size, NULL);
+    gst_buffer_memset (ring[i], 0, 0x40 + i, info->size);
+  }
+  t = g_thread_new ("reader", reader, &r);
+  /* a first frame negotiates the chain: the pool is proposed after that */
+  gst_app_src_push_buffer (GST_APP_SRC (src), gst_buffer_ref (ring[0]));
+  while (g_atomic_int_get (&r.n) < 1)
+    g_usleep (1000);
   if (pool) {
     GstQuery *q = gst_query_new_allocation (gst_video_info_to_caps (info),
         TRUE);
@@ -105,12 +114,7 @@ run_chain (const gchar * chain, const GstVideoInfo * info, gboolean pool)
       return -1;
     }
   }
-  for (i = 0; i < 4; i++) {
-    ring[i] = gst_buffer_new_allocate (NULL, info->size, NULL);
-    gst_buffer_memset (ring[i], 0, 0x40 + i, info->size);
-  }
-  t = g_thread_new ("reader", reader, &r);
-  for (i = 0; i < frames; i++) {
+  for (i = 1; i < frames; i++) {
     GstBuffer *b;
     if (i == warmup)
       t0 = g_get_monotonic_time ();
@@ -220,7 +224,6 @@ main (int argc, char **argv)
     "clgaussian ! cllaplace ! clhistogram ! cldownload ! queue",
   };
 
-  gst_init (&argc, &argv);
   for (i = 1; i < argc; i++) {
     if (g_str_equal (argv[i], "--device") && i + 1 < argc)
       device = argv[++i];
@@ -231,8 +234,10 @@ main (int argc, char **argv)
     else if (g_str_equal (argv[i], "--format") && i + 1 < argc)
       format = argv[++i];
     else if (g_str_equal (argv[i], "--frames") && i + 1 < argc)
-      frames = MAX (atoi (argv[++i]), warmup + 10);
+      frames = atoi (argv[++i]);
   }
+  frames = MAX (frames, warmup + 10);
+  gst_init (NULL, NULL);
   if (*device)
     g_setenv ("GST_CL_DEVICE", device, TRUE);
   gst_video_info_set_format (&info, gst_video_format_from_string (format),

@@ -33,7 +33,7 @@ static void
 check_no_leak (const gchar * what)
 {
   load_layer ();
-  fail_unless (layer_live (NULL) == 0, "%s: %ld OpenCL objects leaked", what,
+  fail_unless (test_settled_live (layer_live) == 0, "%s: %ld OpenCL objects leaked", what,
       layer_live (NULL));
 }
 
