@@ -245,17 +245,19 @@ done:
   return found;
 }
 
-/* One in-order queue for everything on zero-copy devices; separate
- * upload and download queues elsewhere, so that transfers overlap kernels. */
+/* Separate upload and download queues on devices that copy frames, so
+ * that both directions overlap the kernels. Zero-copy devices transfer
+ * nothing: their second queue only maps frames for the CPU, so that a map
+ * waits for the frame's own events, not for every kernel queued before. */
 static gboolean
 create_queues (GstClDevice * self, GError ** error)
 {
   guint i;
 
   for (i = 0; i < GST_CL_N_QUEUES; i++) {
-    if (i > 0 && self->zero_copy) {
-      self->queues[i] = self->queues[0];
-      clRetainCommandQueue (self->queues[0]);
+    if (i == GST_CL_QUEUE_DOWNLOAD && self->zero_copy) {
+      self->queues[i] = self->queues[GST_CL_QUEUE_UPLOAD];
+      clRetainCommandQueue (self->queues[i]);
       continue;
     }
     self->queues[i] = gst_cl_device_create_queue (self, error);
@@ -524,7 +526,7 @@ gst_cl_device_flush (GstClDevice * device)
   guint i;
 
   for (i = 0; i < GST_CL_N_QUEUES; i++)
-    if (i == 0 || device->queues[i] != device->queues[0])
+    if (i == 0 || device->queues[i] != device->queues[i - 1])
       ok &= clFlush (device->queues[i]) == CL_SUCCESS;
   return ok;
 }

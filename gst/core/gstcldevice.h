@@ -16,7 +16,8 @@ G_BEGIN_DECLS
  * in pipeline order, so that neighbours on one queue need no wait between
  * them. On devices that copy frames (discrete GPUs) the three are separate
  * in-order queues, so that both bus directions and the kernels of
- * different frames overlap; on zero-copy devices they are one queue.
+ * different frames overlap; on zero-copy devices the upload and download
+ * queue is one, where CPU maps run.
  */
 typedef enum
 {

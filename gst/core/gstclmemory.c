@@ -193,8 +193,7 @@ gst_cl_memory_free (GstAllocator * allocator, GstMemory * memory)
     replace_event (&m->use_events[i], NULL);
   replace_event (&m->staging_event, NULL);
   if (m->map_ptr)
-    clEnqueueUnmapMemObject (gst_cl_device_get_queue (m->device,
-            GST_CL_QUEUE_COMPUTE), m->buffer, m->map_ptr, 0, NULL, NULL);
+    clEnqueueUnmapMemObject (down, m->buffer, m->map_ptr, 0, NULL, NULL);
   if (m->staging) {
     clEnqueueUnmapMemObject (down, m->staging, m->staging_ptr, 0, NULL, NULL);
     clReleaseMemObject (m->staging);
@@ -425,7 +424,7 @@ static gpointer
 map_cpu (GstClMemory * m, GstMapFlags flags, GError ** error)
 {
   cl_command_queue q = gst_cl_device_get_queue (m->device,
-      GST_CL_QUEUE_COMPUTE);
+      GST_CL_QUEUE_DOWNLOAD);
   GstClWaitList wl = { {0}, 0 };
   cl_event wait;
   cl_int st;
@@ -511,15 +510,16 @@ gst_cl_memory_unmap_full (GstMemory * memory, GstMapInfo * info)
   if (--m->cpu_maps == 0) {
     if (m->device->zero_copy) {
       cl_command_queue q = gst_cl_device_get_queue (m->device,
-          GST_CL_QUEUE_COMPUTE);
+          GST_CL_QUEUE_DOWNLOAD);
       if (clEnqueueUnmapMemObject (q, m->buffer, m->map_ptr, 0, NULL,
               &e) == CL_SUCCESS) {
-        replace_event (&m->use_events[GST_CL_QUEUE_COMPUTE], e);
+        replace_event (&m->use_events[GST_CL_QUEUE_DOWNLOAD], e);
         if (m->cpu_wrote) {
           replace_event (&m->write_event, e);
-          m->write_queue = GST_CL_QUEUE_COMPUTE;
+          m->write_queue = GST_CL_QUEUE_DOWNLOAD;
         }
         clReleaseEvent (e);
+        clFlush (q);
       }
       m->map_ptr = NULL;
     } else if (m->cpu_wrote) {
