@@ -9,9 +9,11 @@ The pipeline:
            ! appsink
 
 The frames come out of the appsink; the statistics of each frame come on the
-bus as a `clhistogram` element message whose `timestamp` is the frame's PTS,
-posted before the frame leaves clhistogram: when a frame is pulled from the
-appsink, its message is already on the bus. The picture shows the frame,
+bus as a `clhistogram` element message whose `timestamp` is the frame's PTS.
+clhistogram reads its counts back from the device while the next frames are
+counted, so a frame's message may be posted a little after the frame has
+moved on (in frame order, all of them before EOS): the program waits for the
+message of each frame it pulls. The picture shows the frame,
 the luma, red, green and blue histograms with the mean, median, low (1st
 percentile), high (99th) and log-average (as the level 255 * key), and the
 luma statistics over time.
@@ -200,9 +202,16 @@ def run(args, Gst, pipe, sink, bus, plot):
     written = []
     while args.frames == 0 or n < args.frames:
         sample = sink.emit('try-pull-sample', 10 * Gst.SECOND)
-        # the messages of this frame (and the errors) are on the bus already
+        # clhistogram reads its counts back while the next frames are
+        # counted: a frame's message can come a little after the frame (in
+        # order, and all of them before EOS); wait for it
+        pts = sample.get_buffer().pts if sample else None
         while True:
-            msg = bus.pop_filtered(Gst.MessageType.ELEMENT | Gst.MessageType.ERROR)
+            if pts is None or pts in pending:
+                msg = bus.pop_filtered(Gst.MessageType.ELEMENT | Gst.MessageType.ERROR)
+            else:
+                msg = bus.timed_pop_filtered(5 * Gst.SECOND,
+                                             Gst.MessageType.ELEMENT | Gst.MessageType.ERROR)
             if msg is None:
                 break
             if msg.type == Gst.MessageType.ERROR:

@@ -116,8 +116,28 @@ struct _GstClHistogram
   cl_mem partials;
   gsize partials_size;
   cl_mem totals;                /* N_SLOTS * 256 sums of the partials */
-  guint32 *host_partials;
+
+  /* frames whose counts are still being read back, oldest first */
+  GQueue pending;
 };
+
+/* Frames may be counted on the device while the next ones arrive: their
+ * counts are read back without waiting, and added (and posted) in order
+ * once there; the element waits only beyond this many. */
+#define PENDING_FRAMES 2
+
+/* A counted frame: its counts on their way to the host, and what the
+ * interval needs of it. */
+typedef struct
+{
+  guint want;                   /* slots counted */
+  gint n_units;                 /* partial histograms per slot */
+  guint32 *host;                /* n_units * 256 per counted slot */
+  cl_event read;                /* the last read, NULL if nothing counted */
+  guint64 interval;
+  GstClockTime pts, dur, stream, running;
+  guint64 pixels;
+} Pending;
 
 G_DEFINE_TYPE_WITH_CODE (GstClHistogram, gst_cl_histogram,
     GST_TYPE_CL_BASE_FILTER,
@@ -311,6 +331,10 @@ post_interval (GstClHistogram * self)
 /* ------------------------------------------------------------------------ */
 /* Device                                                                   */
 
+static gboolean finish_frames (GstClHistogram * self, guint keep,
+    GError ** error);
+static void drop_frames (GstClHistogram * self);
+
 static cl_kernel
 make_kernel (cl_program program, const gchar * name, GError ** error)
 {
@@ -365,6 +389,7 @@ gst_cl_histogram_cleanup (GstClBaseFilter * base)
 {
   GstClHistogram *self = GST_CL_HISTOGRAM (base);
 
+  drop_frames (self);
   if (self->k_strips)
     clReleaseKernel (self->k_strips);
   if (self->k_tiles)
@@ -388,7 +413,6 @@ gst_cl_histogram_cleanup (GstClBaseFilter * base)
     clReleaseMemObject (self->partials);
   self->partials = NULL;
   self->partials_size = 0;
-  g_clear_pointer (&self->host_partials, g_free);
 }
 
 static gboolean
@@ -407,6 +431,7 @@ gst_cl_histogram_configure (GstClBaseFilter * base, const GstVideoInfo * info,
   self->fps_n = GST_VIDEO_INFO_FPS_N (info);
   self->fps_d = GST_VIDEO_INFO_FPS_D (info);
   /* new caps: what was accumulated is posted first */
+  finish_frames (self, 0, NULL);
   post_interval (self);
   return TRUE;
 }
@@ -430,8 +455,6 @@ ensure_partials (GstClHistogram * self, guint n_units, GError ** error)
     return gst_cl_fail (error, st, "clCreateBuffer (partial histograms)");
   }
   self->partials_size = size;
-  g_free (self->host_partials);
-  self->host_partials = g_malloc (size);
   return TRUE;
 }
 
@@ -489,9 +512,10 @@ wanted_slots (GstClHistogram * self, GstClHistogramChannels channels)
 }
 
 static gboolean
-count_frame (GstClHistogram * self, const GstClPlane * src, guint want,
+count_frame (GstClHistogram * self, const GstClPlane * src, Pending * pf,
     cl_event * events, guint * n_events, GError ** error)
 {
+  guint want = pf->want;
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
   GstClDevice *device = gst_cl_base_filter_get_device (base);
   cl_command_queue queue = gst_cl_base_filter_get_queue (base);
@@ -499,7 +523,7 @@ count_frame (GstClHistogram * self, const GstClPlane * src, guint want,
   gsize local_bytes;
   cl_mem partials;
   gboolean pairs = FALSE;
-  guint slot, unit, v;
+  guint slot, v;
   GstClLaunch l;
 
   if (!src->is_image && gst_cl_base_filter_uses_strips (base)) {
@@ -609,25 +633,111 @@ count_frame (GstClHistogram * self, const GstClPlane * src, guint want,
     n_units = 1;
   }
 
-  /* read back the partials of the counted slots and add them up */
-  for (slot = 0; slot < N_SLOTS; slot++) {
+  /* read back the partials of the counted slots, without waiting: the
+   * next frames are counted meanwhile (the queue is in order, so they
+   * overwrite the partials only after the reads) */
+  pf->n_units = n_units;
+  pf->host = g_malloc ((gsize) N_SLOTS * n_units * 256 * sizeof (guint32));
+  for (slot = 0, v = 0; slot < N_SLOTS; slot++) {
     gsize bytes = (gsize) n_units * 256 * sizeof (guint32);
-    const guint32 *p;
+    cl_event ev = NULL;
     if (!(want & (1u << slot)))
       continue;
-    st = clEnqueueReadBuffer (queue, partials, CL_TRUE,
+    st = clEnqueueReadBuffer (queue, partials, CL_FALSE,
         (gsize) slot * n_units * 256 * sizeof (guint32), bytes,
-        self->host_partials, 0, NULL, NULL);
+        pf->host + (gsize) v++ * n_units * 256, 0, NULL, &ev);
     if (st != CL_SUCCESS)
       return gst_cl_fail (error, st, "clEnqueueReadBuffer (histograms)");
-    p = self->host_partials;
-    for (unit = 0; unit < (guint) n_units; unit++, p += 256)
-      for (v = 0; v < 256; v++)
-        self->counts[slot][v] += p[v];
+    if (pf->read)
+      clReleaseEvent (pf->read);
+    pf->read = ev;
   }
+  clFlush (queue);
   if (pairs)
     self->tables_dirty = FALSE;
   return TRUE;
+}
+
+static void
+pending_free (Pending * pf)
+{
+  if (pf->read) {
+    /* the read writes into pf->host until it completes */
+    clWaitForEvents (1, &pf->read);
+    clReleaseEvent (pf->read);
+  }
+  g_free (pf->host);
+  g_free (pf);
+}
+
+/* Adds a frame whose counts arrived to the interval, posting it when it
+ * is complete. */
+static void
+add_frame (GstClHistogram * self, Pending * pf)
+{
+  const guint32 *p = pf->host;
+  guint slot, unit, v;
+
+  if (self->frames > 0 && pf->want != self->want)
+    post_interval (self);       /* the channels changed: a new interval */
+  self->want = pf->want;
+  for (slot = 0; slot < N_SLOTS; slot++) {
+    if (!(pf->want & (1u << slot)))
+      continue;
+    for (unit = 0; unit < (guint) pf->n_units; unit++, p += 256)
+      for (v = 0; v < 256; v++)
+        self->counts[slot][v] += p[v];
+  }
+  if (self->frames == 0) {
+    self->start = pf->pts;
+    self->start_stream = pf->stream;
+    self->start_running = pf->running;
+  }
+  if (GST_CLOCK_TIME_IS_VALID (pf->pts))
+    self->end = pf->pts + (GST_CLOCK_TIME_IS_VALID (pf->dur) ? pf->dur : 0);
+  self->frames++;
+  self->pixels += pf->pixels;
+  if (pf->interval == 0 || !GST_CLOCK_TIME_IS_VALID (self->start) ||
+      !GST_CLOCK_TIME_IS_VALID (self->end) ||
+      self->end - self->start >= pf->interval)
+    post_interval (self);
+}
+
+/**
+ * finish_frames:
+ * @keep: frames that may stay pending (0: all are finished)
+ *
+ * Adds the frames whose counts arrived, in order, waiting for the oldest
+ * while more than @keep are pending.
+ */
+static gboolean
+finish_frames (GstClHistogram * self, guint keep, GError ** error)
+{
+  Pending *pf;
+  gboolean ok = TRUE;
+
+  while ((pf = g_queue_peek_head (&self->pending))) {
+    if (pf->read && !gst_cl_event_done (pf->read)) {
+      if (self->pending.length <= keep)
+        break;
+      ok = gst_cl_event_wait (pf->read, error);
+    }
+    g_queue_pop_head (&self->pending);
+    if (ok)
+      add_frame (self, pf);
+    pending_free (pf);
+    if (!ok)
+      break;
+  }
+  return ok;
+}
+
+static void
+drop_frames (GstClHistogram * self)
+{
+  Pending *pf;
+  while ((pf = g_queue_pop_head (&self->pending)))
+    pending_free (pf);
 }
 
 static gboolean
@@ -636,53 +746,58 @@ gst_cl_histogram_analyze (GstClBaseFilter * base, const GstClPlane * src,
 {
   GstClHistogram *self = GST_CL_HISTOGRAM (base);
   GstBaseTransform *trans = GST_BASE_TRANSFORM (base);
-  GstClockTime pts = GST_BUFFER_PTS (buffer);
-  GstClockTime dur = GST_BUFFER_DURATION (buffer);
   GstClHistogramChannels channels;
-  guint64 interval;
+  Pending *pf;
   gboolean post;
-  guint want;
 
   GST_OBJECT_LOCK (self);
   channels = self->channels;
-  interval = self->interval;
+  pf = g_new0 (Pending, 1);
+  pf->interval = self->interval;
   post = self->post_messages;
   GST_OBJECT_UNLOCK (self);
 
   if (!post) {
+    g_free (pf);
+    drop_frames (self);
     reset_interval (self);
     return TRUE;
   }
-  want = wanted_slots (self, channels);
-  if (self->frames > 0 && want != self->want)
-    post_interval (self);       /* the channels changed: a new interval */
-  self->want = want;
-
-  if (want && !count_frame (self, src, want, events, n_events, error))
-    return FALSE;
-
-  if (!GST_CLOCK_TIME_IS_VALID (dur) && self->fps_n > 0)
-    dur = gst_util_uint64_scale_int (GST_SECOND, self->fps_d, self->fps_n);
-  if (self->frames == 0) {
-    self->start = pts;
-    if (trans->segment.format == GST_FORMAT_TIME &&
-        GST_CLOCK_TIME_IS_VALID (pts)) {
-      self->start_stream = gst_segment_to_stream_time (&trans->segment,
-          GST_FORMAT_TIME, pts);
-      self->start_running = gst_segment_to_running_time (&trans->segment,
-          GST_FORMAT_TIME, pts);
-    }
+  pf->want = wanted_slots (self, channels);
+  pf->pts = GST_BUFFER_PTS (buffer);
+  pf->dur = GST_BUFFER_DURATION (buffer);
+  if (!GST_CLOCK_TIME_IS_VALID (pf->dur) && self->fps_n > 0)
+    pf->dur = gst_util_uint64_scale_int (GST_SECOND, self->fps_d,
+        self->fps_n);
+  pf->stream = pf->running = GST_CLOCK_TIME_NONE;
+  if (trans->segment.format == GST_FORMAT_TIME &&
+      GST_CLOCK_TIME_IS_VALID (pf->pts)) {
+    pf->stream = gst_segment_to_stream_time (&trans->segment,
+        GST_FORMAT_TIME, pf->pts);
+    pf->running = gst_segment_to_running_time (&trans->segment,
+        GST_FORMAT_TIME, pf->pts);
   }
-  if (GST_CLOCK_TIME_IS_VALID (pts))
-    self->end = pts + (GST_CLOCK_TIME_IS_VALID (dur) ? dur : 0);
-  self->frames++;
-  self->pixels += (guint64) src->width * src->height;
+  pf->pixels = (guint64) src->width * src->height;
+  if (pf->want && !count_frame (self, src, pf, events, n_events, error)) {
+    pending_free (pf);
+    return FALSE;
+  }
+  g_queue_push_tail (&self->pending, pf);
+  return finish_frames (self, PENDING_FRAMES, error);
+}
 
-  if (interval == 0 || !GST_CLOCK_TIME_IS_VALID (self->start) ||
-      !GST_CLOCK_TIME_IS_VALID (self->end) ||
-      self->end - self->start >= interval)
-    post_interval (self);
-  return TRUE;
+/* A DRAIN query: the counts of every frame received are added and
+ * posted before it is answered. */
+static gboolean
+gst_cl_histogram_query (GstBaseTransform * trans, GstPadDirection direction,
+    GstQuery * query)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (trans);
+
+  if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == GST_QUERY_DRAIN)
+    finish_frames (self, 0, NULL);
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_histogram_parent_class)->query
+      (trans, direction, query);
 }
 
 static gboolean
@@ -692,9 +807,12 @@ gst_cl_histogram_sink_event (GstBaseTransform * trans, GstEvent * event)
 
   switch (GST_EVENT_TYPE (event)) {
     case GST_EVENT_EOS:
-      post_interval (self);     /* the last, partial interval */
+      /* every frame's counts, then the last, partial interval */
+      finish_frames (self, 0, NULL);
+      post_interval (self);
       break;
     case GST_EVENT_FLUSH_STOP:
+      drop_frames (self);
       reset_interval (self);
       break;
     default:
@@ -819,6 +937,7 @@ gst_cl_histogram_class_init (GstClHistogramClass * klass)
       TRUE);
 
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cl_histogram_sink_event);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_cl_histogram_query);
   base_class->program_name = "histogram";
   base_class->program_source = gst_cl_source_histogram;
   base_class->setup = gst_cl_histogram_setup;
