@@ -14,9 +14,10 @@
  * maps every output frame and reads one byte per 4 KiB page: a sink that
  * never maps (fakesink) would hide the download.
  *
- * Floors, measured here on the same device: the pinned upload and download
- * of one frame, one after the other (clEnqueueWriteBuffer / ReadBuffer from
- * a mapped CL_MEM_ALLOC_HOST_PTR buffer), and a host memcpy of a frame.
+ * Floors, measured here on the same device: pinned transfers of one frame
+ * (clEnqueueWriteBuffer / ReadBuffer from a mapped CL_MEM_ALLOC_HOST_PTR
+ * buffer): upload alone, download alone, one after the other, both at once
+ * on two queues; and a host memcpy of a frame.
  */
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
@@ -266,6 +267,9 @@ main (int argc, char **argv)
     "clupload ! clgaussian ! cllaplace ! clhistogram ! cldownload",
     "clgaussian ! clgaussian ! clgaussian ! clgaussian",
     "clgaussian ! cllaplace ! clhistogram ! cldownload ! queue",
+    "clgaussian memory=buffer ! cllaplace memory=buffer ! clhistogram",
+    "clgaussian memory=buffer ! clgaussian memory=buffer ! "
+        "clgaussian memory=buffer ! clgaussian memory=buffer",
   };
 
   for (i = 1; i < argc; i++) {

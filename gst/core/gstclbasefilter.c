@@ -10,6 +10,8 @@
  */
 #include "gstclbasefilter.h"
 #include "gstclbufferpool.h"
+#include "gstclcaps.h"
+#include "gstclframe.h"
 #include "gstclcontext.h"
 #include "gstclinflight.h"
 #include "gstcllayout.h"
@@ -35,19 +37,9 @@ enum
 #define DEFAULT_PROFILING FALSE
 #define DEFAULT_KERNEL_SHAPE GST_CL_KERNEL_SHAPE_AUTO
 
-/* automatic work decomposition */
-#define STRIP_MAX_ROWS 16       /* rows per work-item in strips */
-#define TILE_GROUP_SIZE 64      /* work-group size of tiles */
-
 /* frames of an element on the device at once, beyond which it waits for
  * the oldest (also what it keeps of upstream's buffers) */
 #define FRAMES_IN_FLIGHT 2
-
-typedef struct
-{
-  GstClKernelShape shape;
-  guint work_group_size, rows_per_item, pixels_per_item;
-} Tuning;
 
 typedef struct
 {
@@ -56,7 +48,7 @@ typedef struct
   gchar *device_selector;
   gchar *device_name;
   gboolean profiling;
-  Tuning tuning;
+  GstClTuning tuning;
 
   /* from start() to stop(), used by the streaming thread */
   GstClDevice *device;
@@ -70,7 +62,7 @@ typedef struct
   GstBufferPool *import_pool;   /* device frames for input copied in */
 
   /* streaming thread */
-  Tuning frame_tuning;          /* snapshot for the frame being filtered */
+  GstClTuning frame_tuning;          /* snapshot for the frame being filtered */
   GstClInFlight in_flight;
   GstClProfile profile;
 } GstClBaseFilterPrivate;
@@ -101,26 +93,6 @@ gst_cl_memory_kind_get_type (void)
   return type;
 }
 
-GType
-gst_cl_kernel_shape_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {GST_CL_KERNEL_SHAPE_AUTO, "Strips on CPU devices, tiles elsewhere",
-        "auto"},
-    {GST_CL_KERNEL_SHAPE_STRIPS, "Each work-item filters whole rows "
-          "(CPU shape)", "strips"},
-    {GST_CL_KERNEL_SHAPE_TILES, "Each work-item filters a few bytes of a row "
-          "in large work-groups (GPU shape)", "tiles"},
-    {0, NULL, NULL}
-  };
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstClKernelShape", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
-
 /* ------------------------------------------------------------------------ */
 /* For subclasses                                                           */
 
@@ -146,159 +118,40 @@ gboolean
 gst_cl_base_filter_uses_strips (GstClBaseFilter * self)
 {
   GstClBaseFilterPrivate *priv = PRIV (self);
-  switch (priv->frame_tuning.shape) {
-    case GST_CL_KERNEL_SHAPE_STRIPS:
-      return TRUE;
-    case GST_CL_KERNEL_SHAPE_TILES:
-      return FALSE;
-    default:
-      return gst_cl_device_is_cpu (priv->device);
-  }
+  return gst_cl_tuning_uses_strips (&priv->frame_tuning, priv->device);
 }
 
 /**
  * gst_cl_base_filter_launch_shape:
- * @vectors: the kernel works on 16-byte vectors: chunks are multiples of 16
  *
- * The work decomposition of a kernel over @plane, from the tuning properties
- * (0 = automatic). Local sizes are fixed, global sizes rounded up to them, so
- * that a new resolution never makes the driver compile a new variant.
+ * gst_cl_launch_shape() with the tuning properties of the frame being
+ * filtered.
  */
 void
 gst_cl_base_filter_launch_shape (GstClBaseFilter * self,
     const GstClPlane * plane, gboolean vectors, GstClLaunch * launch)
 {
   GstClBaseFilterPrivate *priv = PRIV (self);
-  const Tuning *t = &priv->frame_tuning;
-  gsize chunk, rows, group, n;
-
-  if (gst_cl_base_filter_uses_strips (self)) {
-    chunk = t->pixels_per_item ? t->pixels_per_item * (gsize) plane->step :
-        (gsize) plane->units;
-    rows = t->rows_per_item ? t->rows_per_item :
-        (gsize) CLAMP (plane->height / 32, 1, STRIP_MAX_ROWS);
-    group = t->work_group_size ? t->work_group_size : 1;
-  } else {
-    chunk = t->pixels_per_item ? t->pixels_per_item * (gsize) plane->step :
-        (vectors ? 16 : 1);
-    /* 4 rows per item for texel kernels: 967 against 793 GB/s for a 4K
-     * RGBA image on an H100 (docs/tuning.md) */
-    rows = t->rows_per_item ? t->rows_per_item : (vectors ? 2 : 4);
-    group = t->work_group_size ? t->work_group_size : TILE_GROUP_SIZE;
-  }
-  if (vectors)
-    chunk = GST_ROUND_UP_16 (chunk);
-  chunk = MAX (chunk, 1);
-  group = MAX (1, MIN (group, priv->device->max_work_group_size));
-  n = (plane->units + chunk - 1) / chunk;
-  launch->global[0] = (n + group - 1) / group * group;
-  launch->global[1] = (plane->height + rows - 1) / rows;
-  launch->local[0] = group;
-  launch->local[1] = 1;
-  launch->chunk = chunk;
-  launch->rows = rows;
-  launch->rows_auto = t->rows_per_item == 0;
-  launch->group_auto = t->work_group_size == 0;
+  gst_cl_launch_shape (&priv->frame_tuning, priv->device, plane, vectors,
+      launch);
 }
 
 /**
  * gst_cl_base_filter_enqueue:
- * @events: (nullable): where to append the launch's event when profiling
+ *
+ * gst_cl_launch_enqueue() on the device's compute queue.
  */
 gboolean
 gst_cl_base_filter_enqueue (GstClBaseFilter * self, cl_kernel kernel,
     const GstClLaunch * launch, cl_event * events, guint * n_events,
     GError ** error)
 {
-  cl_event *ev = NULL;
-  cl_int st;
-
-  if (events && n_events && *n_events < GST_CL_MAX_KERNEL_EVENTS)
-    ev = &events[*n_events];
-  st = clEnqueueNDRangeKernel (gst_cl_base_filter_get_queue (self), kernel,
-      2, NULL, launch->global, launch->local, 0, NULL, ev);
-  if (st != CL_SUCCESS)
-    return gst_cl_fail (error, st, "clEnqueueNDRangeKernel");
-  if (ev)
-    (*n_events)++;
-  return TRUE;
+  return gst_cl_launch_enqueue (gst_cl_base_filter_get_queue (self), kernel,
+      launch, events, n_events, error);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Caps                                                                     */
-
-/**
- * gst_cl_caps_new:
- *
- * Caps of every format of the plugin, in memory:OpenCLMemory first (the
- * preferred), then in system memory, as asked.
- */
-GstCaps *
-gst_cl_caps_new (gboolean device_memory, gboolean system_memory)
-{
-  GstCaps *caps = gst_caps_new_empty ();
-
-  if (device_memory)
-    gst_caps_append (caps, gst_caps_from_string
-        (GST_VIDEO_CAPS_MAKE_WITH_FEATURES
-            (GST_CAPS_FEATURE_MEMORY_OPENCL_MEMORY, GST_CL_FORMATS)));
-  if (system_memory)
-    gst_caps_append (caps, gst_caps_from_string (GST_VIDEO_CAPS_MAKE
-            (GST_CL_FORMATS)));
-  return caps;
-}
-
-void
-gst_cl_element_class_add_pad_templates (GstElementClass * klass,
-    gboolean sink_device, gboolean sink_system, gboolean src_device,
-    gboolean src_system)
-{
-  GstCaps *caps = gst_cl_caps_new (sink_device, sink_system);
-  gst_element_class_add_pad_template (klass,
-      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
-  gst_caps_unref (caps);
-  caps = gst_cl_caps_new (src_device, src_system);
-  gst_element_class_add_pad_template (klass,
-      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
-  gst_caps_unref (caps);
-}
-
-static gboolean
-caps_on_device (GstCaps * caps)
-{
-  GstCapsFeatures *f = gst_caps_get_features (caps, 0);
-  return f && gst_caps_features_contains (f,
-      GST_CAPS_FEATURE_MEMORY_OPENCL_MEMORY);
-}
-
-/**
- * gst_cl_caps_with_memories:
- *
- * @caps with each structure in memory:OpenCLMemory (all first) and/or in
- * system memory.
- *
- * Returns: (transfer full): the new caps
- */
-GstCaps *
-gst_cl_caps_with_memories (GstCaps * caps, gboolean device_memory,
-    gboolean system_memory)
-{
-  GstCaps *res = gst_caps_new_empty ();
-  guint i, f;
-
-  for (f = 0; f < 2; f++) {
-    if ((f == 0 && !device_memory) || (f == 1 && !system_memory))
-      continue;
-    for (i = 0; i < gst_caps_get_size (caps); i++) {
-      GstStructure *s = gst_structure_copy (gst_caps_get_structure (caps, i));
-      GstCapsFeatures *features = f == 0 ?
-          gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_OPENCL_MEMORY,
-          NULL) : gst_caps_features_new_empty ();
-      res = gst_caps_merge_structure_full (res, s, features);
-    }
-  }
-  return res;
-}
 
 /* Filters take and give both memories, the device's first: two clfilters
  * neighbours keep frames on the device, system memory neighbours get
@@ -320,35 +173,6 @@ gst_cl_base_filter_transform_caps (GstBaseTransform * trans,
     res = tmp;
   }
   return res;
-}
-
-/**
- * gst_cl_caps_prefer_device:
- *
- * Keeps only the first structure of @othercaps in memory:OpenCLMemory, if
- * there is one: frames stay on the device whenever the peer accepts it,
- * whatever order the caps queries left the structures in.
- *
- * Returns: (transfer full): the caps
- */
-GstCaps *
-gst_cl_caps_prefer_device (GstCaps * othercaps)
-{
-  guint i;
-
-  for (i = 0; i < gst_caps_get_size (othercaps); i++) {
-    GstCapsFeatures *f = gst_caps_get_features (othercaps, i);
-    if (f && !gst_caps_features_is_any (f) && gst_caps_features_contains (f,
-            GST_CAPS_FEATURE_MEMORY_OPENCL_MEMORY)) {
-      GstCaps *res = gst_caps_new_empty ();
-      gst_caps_append_structure_full (res,
-          gst_structure_copy (gst_caps_get_structure (othercaps, i)),
-          gst_caps_features_copy (f));
-      gst_caps_unref (othercaps);
-      return res;
-    }
-  }
-  return othercaps;
 }
 
 static GstCaps *
@@ -567,12 +391,12 @@ gst_cl_base_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
     g_free (why);
     priv->image = FALSE;
   }
-  priv->out_device = caps_on_device (outcaps);
+  priv->out_device = gst_cl_caps_on_device (outcaps);
   GST_INFO_OBJECT (self, "%s %dx%d in OpenCL %s, from %s to %s memory",
       gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (in_info)),
       GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info),
       priv->image ? "images" : "buffers",
-      caps_on_device (incaps) ? "device" : "system",
+      gst_cl_caps_on_device (incaps) ? "device" : "system",
       priv->out_device ? "device" : "system");
 
   release_import_pool (priv);
@@ -596,144 +420,6 @@ failed:
 
 /* ------------------------------------------------------------------------ */
 /* Streaming                                                                */
-
-/* The layout of @buf: @info with the offsets and strides of its meta. */
-static void
-buffer_layout (const GstVideoInfo * info, GstBuffer * buf, GstVideoInfo * out)
-{
-  GstVideoMeta *meta = gst_buffer_get_video_meta (buf);
-  guint p;
-
-  *out = *info;
-  if (!meta)
-    return;
-  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info) && p < meta->n_planes; p++) {
-    out->offset[p] = meta->offset[p];
-    out->stride[p] = meta->stride[p];
-  }
-}
-
-/* A device frame holding a copy of @inbuf (system memory, or the memory of
- * another device), made by the CPU into the frame's staging copy; the
- * upload then runs on the device's upload queue. */
-static GstBuffer *
-copy_in (GstClBaseFilter * self, GstBuffer * inbuf, GError ** error)
-{
-  GstClBaseFilterPrivate *priv = PRIV (self);
-  GstVideoInfo *info = &GST_VIDEO_FILTER (self)->in_info;
-  GstVideoFrame src, dst;
-  GstBuffer *out = NULL;
-  gboolean ok;
-
-  if (!priv->import_pool) {
-    GstCaps *caps = gst_video_info_to_caps (info);
-    priv->import_pool = gst_cl_buffer_pool_new_configured (priv->device, caps,
-        info->size, FRAMES_IN_FLIGHT + 1);
-    gst_caps_unref (caps);
-    if (!priv->import_pool || !gst_buffer_pool_set_active (priv->import_pool,
-            TRUE)) {
-      g_set_error (error, GST_CL_ERROR, GST_CL_ERROR_FAILED,
-          "could not start a pool of device frames");
-      return NULL;
-    }
-  }
-  if (gst_buffer_pool_acquire_buffer (priv->import_pool, &out, NULL) !=
-      GST_FLOW_OK) {
-    g_set_error (error, GST_CL_ERROR, GST_CL_ERROR_FAILED,
-        "could not allocate a device frame");
-    return NULL;
-  }
-  if (!gst_video_frame_map (&src, info, inbuf, GST_MAP_READ)) {
-    g_set_error (error, GST_CL_ERROR, GST_CL_ERROR_FAILED,
-        "could not map the input frame");
-    gst_buffer_unref (out);
-    return NULL;
-  }
-  if (!gst_video_frame_map (&dst, info, out, GST_MAP_WRITE)) {
-    gst_video_frame_unmap (&src);
-    g_set_error (error, GST_CL_ERROR, GST_CL_ERROR_FAILED,
-        "could not map a device frame");
-    gst_buffer_unref (out);
-    return NULL;
-  }
-  ok = gst_video_frame_copy (&dst, &src);
-  gst_video_frame_unmap (&dst);
-  gst_video_frame_unmap (&src);
-  if (!ok) {
-    g_set_error (error, GST_CL_ERROR, GST_CL_ERROR_FAILED,
-        "could not copy the input frame");
-    gst_clear_buffer (&out);
-  }
-  GST_LOG_OBJECT (self, "input copied into a device frame");
-  return out;
-}
-
-/**
- * Input:
- * @inbuf: the input buffer, checked against the caps
- * @layout: (out): the layout of the returned memory
- * @imported: (out): a buffer made for the input, to keep until the device
- *   is done with it, or NULL
- *
- * The input frame as device memory: @inbuf's own memory when it is a
- * frame of this device; else @inbuf's host memory read in place
- * (zero-copy devices); else a copy.
- */
-static GstClMemory *
-input_memory (GstClBaseFilter * self, GstBuffer * inbuf, GstVideoInfo * layout,
-    GstBuffer ** imported, GError ** error)
-{
-  GstClBaseFilterPrivate *priv = PRIV (self);
-  GstVideoInfo *info = &GST_VIDEO_FILTER (self)->in_info;
-  GstClMemory *mem;
-
-  *imported = NULL;
-  buffer_layout (info, inbuf, layout);
-  mem = gst_cl_buffer_get_memory (inbuf, priv->device);
-  /* kernels take plane 0 at the start of the memory object */
-  if (mem && layout->offset[0] == 0 && GST_MEMORY_CAST (mem)->offset == 0)
-    return mem;
-  if (!mem && layout->offset[0] == 0 &&
-      (mem = gst_cl_memory_wrap (priv->device, inbuf, layout, error))) {
-    *imported = gst_buffer_new ();
-    gst_buffer_append_memory (*imported, GST_MEMORY_CAST (mem));
-    return mem;
-  }
-  if (error && *error)
-    return NULL;
-  GST_DEBUG_OBJECT (self, "input %s: copied to the device",
-      gst_cl_buffer_get_memory (inbuf, NULL) ? "on another device" :
-      "in system memory");
-  *imported = copy_in (self, inbuf, error);
-  if (!*imported)
-    return NULL;
-  *layout = *info;
-  return gst_cl_buffer_get_memory (*imported, priv->device);
-}
-
-/* The planes the kernels do not filter (chroma) are copied on the device. */
-static gboolean
-copy_other_planes (GstClBaseFilter * self, cl_command_queue q,
-    GstClMemory * in, const GstVideoInfo * in_layout, GstClMemory * out,
-    const GstVideoInfo * out_layout, GError ** error)
-{
-  guint p;
-  cl_int st;
-
-  for (p = 1; p < GST_VIDEO_INFO_N_PLANES (in_layout); p++) {
-    const size_t src[3] = { in_layout->offset[p], 0, 0 };
-    const size_t dst[3] = { out_layout->offset[p], 0, 0 };
-    const size_t region[3] = { gst_cl_layout_row_bytes (in_layout, p),
-      gst_cl_layout_plane_rows (in_layout, p), 1
-    };
-    st = clEnqueueCopyBufferRect (q, in->buffer, out->buffer, src, dst,
-        region, in_layout->stride[p], 0, out_layout->stride[p], 0, 0, NULL,
-        NULL);
-    if (st != CL_SUCCESS)
-      return gst_cl_fail (error, st, "clEnqueueCopyBufferRect (planes)");
-  }
-  return TRUE;
-}
 
 static GstClockTime
 running_time (GstClBaseFilter * self, GstBuffer * buf)
@@ -771,7 +457,9 @@ run_frame (GstClBaseFilter * self, GstBuffer * inbuf, GstBuffer * outbuf)
   GST_OBJECT_UNLOCK (self);
   q = gst_cl_device_get_queue (priv->device, GST_CL_QUEUE_COMPUTE);
 
-  if (!(in = input_memory (self, inbuf, &in_layout, &imported, &err)))
+  if (!(in = gst_cl_frame_input (priv->device, &priv->import_pool,
+              &GST_VIDEO_FILTER (self)->in_info, inbuf, &in_layout, &imported,
+              &err)))
     goto failed;
   if (outbuf) {
     out = gst_cl_buffer_get_memory (outbuf, priv->device);
@@ -780,7 +468,8 @@ run_frame (GstClBaseFilter * self, GstBuffer * inbuf, GstBuffer * outbuf)
           "the output buffer is not a frame of the device");
       goto failed;
     }
-    buffer_layout (&GST_VIDEO_FILTER (self)->out_info, outbuf, &out_layout);
+    gst_cl_frame_layout (&GST_VIDEO_FILTER (self)->out_info, outbuf,
+        &out_layout);
   }
   /* after what wrote the input and what still uses the output, when that
    * ran on another queue (an upload); the compute queue is in order */
@@ -810,7 +499,7 @@ run_frame (GstClBaseFilter * self, GstBuffer * inbuf, GstBuffer * outbuf)
             NULL, &prof.n_kernels, &err)
         || !gst_cl_plane_store_write_back (&priv->out_store, q, out->buffer,
             &out_layout, &err)
-        || !copy_other_planes (self, q, in, &in_layout, out, &out_layout,
+        || !gst_cl_frame_copy_planes (q, in, &in_layout, out, &out_layout,
             &err))
       goto failed;
   } else if (!klass->analyze (self, &src, inbuf, profiling ? prof.kernels :

@@ -4,6 +4,8 @@
 
 #include "gstcldevice.h"
 #include "gstclmemory.h"
+#include "gstclcaps.h"
+#include "gstclkernel.h"
 #include "gstclplane.h"
 #include "gstclprofile.h"
 
@@ -30,57 +32,9 @@ typedef enum
 #define GST_TYPE_CL_MEMORY_KIND (gst_cl_memory_kind_get_type ())
 GType gst_cl_memory_kind_get_type (void);
 
-/**
- * GstClKernelShape:
- * @GST_CL_KERNEL_SHAPE_AUTO: @GST_CL_KERNEL_SHAPE_STRIPS on CPU devices,
- *   @GST_CL_KERNEL_SHAPE_TILES elsewhere
- * @GST_CL_KERNEL_SHAPE_STRIPS: each work-item filters whole rows (a strip),
- *   with work-groups of one item: the fast shape for CPUs
- * @GST_CL_KERNEL_SHAPE_TILES: each work-item filters a few bytes of a row,
- *   neighbouring items neighbouring bytes, in large work-groups: the shape
- *   for GPUs
- */
-typedef enum
-{
-  GST_CL_KERNEL_SHAPE_AUTO,
-  GST_CL_KERNEL_SHAPE_STRIPS,
-  GST_CL_KERNEL_SHAPE_TILES,
-} GstClKernelShape;
-
-#define GST_TYPE_CL_KERNEL_SHAPE (gst_cl_kernel_shape_get_type ())
-GType gst_cl_kernel_shape_get_type (void);
-
 #define GST_TYPE_CL_BASE_FILTER (gst_cl_base_filter_get_type ())
 G_DECLARE_DERIVABLE_TYPE (GstClBaseFilter, gst_cl_base_filter, GST,
     CL_BASE_FILTER, GstVideoFilter);
-
-/* Work decomposition of one kernel launch (see kernels/common.cl). */
-typedef struct
-{
-  size_t global[2];
-  size_t local[2];
-  cl_int chunk;                 /* units per work-item along a row */
-  cl_int rows;                  /* rows per work-item */
-  gboolean rows_auto;           /* rows is the automatic choice (no
-                                 * rows-per-item set) */
-  gboolean group_auto;          /* local[0] is the automatic choice (no
-                                 * work-group-size set) */
-} GstClLaunch;
-
-/* The formats of every clfilters element. */
-#define GST_CL_FORMATS "{ GRAY8, RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, " \
-  "BGRx, xRGB, xBGR, I420, YV12, NV12, NV21, Y42B, Y444 }"
-
-GstCaps *gst_cl_caps_new (gboolean device_memory, gboolean system_memory);
-
-GstCaps *gst_cl_caps_prefer_device (GstCaps * othercaps);
-
-GstCaps *gst_cl_caps_with_memories (GstCaps * caps, gboolean device_memory,
-    gboolean system_memory);
-
-void gst_cl_element_class_add_pad_templates (GstElementClass * klass,
-    gboolean sink_device, gboolean sink_system, gboolean src_device,
-    gboolean src_system);
 
 /**
  * GstClBaseFilterClass:

@@ -139,20 +139,6 @@ gst_cl_gaussian_weights (guint radius, gdouble sigma,
 /* ------------------------------------------------------------------------ */
 /* Kernels                                                                  */
 
-static cl_kernel
-make_kernel (cl_program program, const gchar * name, GError ** error)
-{
-  cl_int st;
-  cl_kernel k = clCreateKernel (program, name, &st);
-  if (st != CL_SUCCESS) {
-    gchar *what = g_strdup_printf ("clCreateKernel (%s)", name);
-    gst_cl_fail (error, st, what);
-    g_free (what);
-    return NULL;
-  }
-  return k;
-}
-
 static gboolean
 gst_cl_gaussian_setup (GstClBaseFilter * base, cl_program program,
     GError ** error)
@@ -161,21 +147,21 @@ gst_cl_gaussian_setup (GstClBaseFilter * base, cl_program program,
   GstClDevice *device = gst_cl_base_filter_get_device (base);
   cl_int st;
 
-  if (!(self->k3_buffer = make_kernel (program, "gaussian3_buffer", error))
-      || !(self->k_fused = make_kernel (program, "gaussian_buffer_fused",
+  if (!(self->k3_buffer = gst_cl_kernel_new (program, "gaussian3_buffer", error))
+      || !(self->k_fused = gst_cl_kernel_new (program, "gaussian_buffer_fused",
               error))
-      || !(self->k_tile = make_kernel (program, "gaussian_buffer_tile",
+      || !(self->k_tile = gst_cl_kernel_new (program, "gaussian_buffer_tile",
               error))
-      || !(self->k_vpass = make_kernel (program, "gaussian_buffer_vpass",
+      || !(self->k_vpass = gst_cl_kernel_new (program, "gaussian_buffer_vpass",
               error))
-      || !(self->k_hpass = make_kernel (program, "gaussian_buffer_hpass",
+      || !(self->k_hpass = gst_cl_kernel_new (program, "gaussian_buffer_hpass",
               error)))
     return FALSE;
   if (device->image_support &&
-      (!(self->k3_image = make_kernel (program, "gaussian3_image", error))
-          || !(self->k_vpass_image = make_kernel (program,
+      (!(self->k3_image = gst_cl_kernel_new (program, "gaussian3_image", error))
+          || !(self->k_vpass_image = gst_cl_kernel_new (program,
                   "gaussian_image_vpass", error))
-          || !(self->k_hpass_image = make_kernel (program,
+          || !(self->k_hpass_image = gst_cl_kernel_new (program,
                   "gaussian_image_hpass", error))))
     return FALSE;
   self->weights_mem = clCreateBuffer (device->context, CL_MEM_READ_ONLY,

@@ -121,9 +121,12 @@ struct _GstClHistogram
   GQueue pending;
 };
 
-/* Frames may be counted on the device while the next ones arrive: their
- * counts are read back without waiting, and added (and posted) in order
- * once there; the element waits only beyond this many. */
+/* On devices that copy frames, a frame's counts are read back while the
+ * next frames are uploaded and counted: frame n is added (and posted) when
+ * frame n + PENDING_FRAMES comes, waiting for its counts if needed, so that
+ * messages come in frame order, always the same number of frames later
+ * (runs are repeatable). On zero-copy devices (CPUs) there is no transfer
+ * to overlap: each frame's message is posted before the frame goes on. */
 #define PENDING_FRAMES 2
 
 /* A counted frame: its counts on their way to the host, and what the
@@ -335,20 +338,6 @@ static gboolean finish_frames (GstClHistogram * self, guint keep,
     GError ** error);
 static void drop_frames (GstClHistogram * self);
 
-static cl_kernel
-make_kernel (cl_program program, const gchar * name, GError ** error)
-{
-  cl_int st;
-  cl_kernel k = clCreateKernel (program, name, &st);
-  if (st != CL_SUCCESS) {
-    gchar *what = g_strdup_printf ("clCreateKernel (%s)", name);
-    gst_cl_fail (error, st, what);
-    g_free (what);
-    return NULL;
-  }
-  return k;
-}
-
 /* Counting reads each pixel once: images gain nothing on any device measured
  * (docs/tuning.md), and POCL emulates them. */
 static GstClMemoryKind
@@ -366,13 +355,13 @@ gst_cl_histogram_setup (GstClBaseFilter * base, cl_program program,
   GstClDevice *device = gst_cl_base_filter_get_device (base);
   cl_int st;
 
-  if (!(self->k_strips = make_kernel (program, "histogram_strips", error))
-      || !(self->k_pairs = make_kernel (program, "histogram_pairs", error))
-      || !(self->k_reduce = make_kernel (program, "histogram_reduce", error))
-      || !(self->k_tiles = make_kernel (program, "histogram_tiles", error)))
+  if (!(self->k_strips = gst_cl_kernel_new (program, "histogram_strips", error))
+      || !(self->k_pairs = gst_cl_kernel_new (program, "histogram_pairs", error))
+      || !(self->k_reduce = gst_cl_kernel_new (program, "histogram_reduce", error))
+      || !(self->k_tiles = gst_cl_kernel_new (program, "histogram_tiles", error)))
     return FALSE;
   if (device->image_support &&
-      !(self->k_image = make_kernel (program, "histogram_image", error)))
+      !(self->k_image = gst_cl_kernel_new (program, "histogram_image", error)))
     return FALSE;
   self->totals = clCreateBuffer (device->context, CL_MEM_READ_WRITE,
       N_SLOTS * 256 * sizeof (guint32), NULL, &st);
@@ -705,10 +694,10 @@ add_frame (GstClHistogram * self, Pending * pf)
 
 /**
  * finish_frames:
- * @keep: frames that may stay pending (0: all are finished)
+ * @keep: frames that stay pending (0: all are finished)
  *
- * Adds the frames whose counts arrived, in order, waiting for the oldest
- * while more than @keep are pending.
+ * Adds the oldest frames, in order, while more than @keep are pending,
+ * waiting for their counts.
  */
 static gboolean
 finish_frames (GstClHistogram * self, guint keep, GError ** error)
@@ -716,12 +705,10 @@ finish_frames (GstClHistogram * self, guint keep, GError ** error)
   Pending *pf;
   gboolean ok = TRUE;
 
-  while ((pf = g_queue_peek_head (&self->pending))) {
-    if (pf->read && !gst_cl_event_done (pf->read)) {
-      if (self->pending.length <= keep)
-        break;
+  while (self->pending.length > keep &&
+      (pf = g_queue_peek_head (&self->pending))) {
+    if (pf->read)
       ok = gst_cl_event_wait (pf->read, error);
-    }
     g_queue_pop_head (&self->pending);
     if (ok)
       add_frame (self, pf);
@@ -783,7 +770,8 @@ gst_cl_histogram_analyze (GstClBaseFilter * base, const GstClPlane * src,
     return FALSE;
   }
   g_queue_push_tail (&self->pending, pf);
-  return finish_frames (self, PENDING_FRAMES, error);
+  return finish_frames (self, gst_cl_base_filter_get_device (base)->zero_copy ?
+      0 : PENDING_FRAMES, error);
 }
 
 /* A DRAIN query: the counts of every frame received are added and

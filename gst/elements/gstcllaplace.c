@@ -97,20 +97,6 @@ gst_cl_laplace_mode_get_type (void)
 /* ------------------------------------------------------------------------ */
 /* Kernels                                                                  */
 
-static cl_kernel
-make_kernel (cl_program program, const gchar * name, GError ** error)
-{
-  cl_int st;
-  cl_kernel k = clCreateKernel (program, name, &st);
-  if (st != CL_SUCCESS) {
-    gchar *what = g_strdup_printf ("clCreateKernel (%s)", name);
-    gst_cl_fail (error, st, what);
-    g_free (what);
-    return NULL;
-  }
-  return k;
-}
-
 static gboolean
 gst_cl_laplace_setup (GstClBaseFilter * base, cl_program program,
     GError ** error)
@@ -118,10 +104,10 @@ gst_cl_laplace_setup (GstClBaseFilter * base, cl_program program,
   GstClLaplace *self = GST_CL_LAPLACE (base);
   GstClDevice *device = gst_cl_base_filter_get_device (base);
 
-  if (!(self->k_buffer = make_kernel (program, "laplace_buffer", error)))
+  if (!(self->k_buffer = gst_cl_kernel_new (program, "laplace_buffer", error)))
     return FALSE;
   if (device->image_support &&
-      !(self->k_image = make_kernel (program, "laplace_image", error)))
+      !(self->k_image = gst_cl_kernel_new (program, "laplace_image", error)))
     return FALSE;
   return TRUE;
 }

@@ -3,7 +3,8 @@
  * memory:OpenCLMemory. */
 #pragma once
 
-#include "core/gstclbasefilter.h"
+#include "core/gstclcaps.h"
+#include <gst/base/gstbasetransform.h>
 
 G_BEGIN_DECLS
 

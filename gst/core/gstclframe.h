@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
+/* gstclframe.h: a buffer's frame as the device sees it. */
+#pragma once
+
+#include "gstclmemory.h"
+
+G_BEGIN_DECLS
+
+void gst_cl_frame_layout (const GstVideoInfo * info, GstBuffer * buf,
+    GstVideoInfo * out);
+
+GstClMemory *gst_cl_frame_input (GstClDevice * device, GstBufferPool ** pool,
+    const GstVideoInfo * info, GstBuffer * inbuf, GstVideoInfo * layout,
+    GstBuffer ** imported, GError ** error);
+
+gboolean gst_cl_frame_copy_planes (cl_command_queue q, GstClMemory * in,
+    const GstVideoInfo * in_layout, GstClMemory * out,
+    const GstVideoInfo * out_layout, GError ** error);
+
+G_END_DECLS

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
+/* gstclkernel.h: kernels and their launches: the work decomposition a
+ * tuning gives on a device, and enqueueing. */
+#pragma once
+
+#include "gstcldevice.h"
+#include "gstclplane.h"
+#include "gstclprofile.h"
+
+G_BEGIN_DECLS
+
+/**
+ * GstClKernelShape:
+ * @GST_CL_KERNEL_SHAPE_AUTO: @GST_CL_KERNEL_SHAPE_STRIPS on CPU devices,
+ *   @GST_CL_KERNEL_SHAPE_TILES elsewhere
+ * @GST_CL_KERNEL_SHAPE_STRIPS: each work-item filters whole rows (a strip),
+ *   with work-groups of one item: the fast shape for CPUs
+ * @GST_CL_KERNEL_SHAPE_TILES: each work-item filters a few bytes of a row,
+ *   neighbouring items neighbouring bytes, in large work-groups: the shape
+ *   for GPUs
+ */
+typedef enum
+{
+  GST_CL_KERNEL_SHAPE_AUTO,
+  GST_CL_KERNEL_SHAPE_STRIPS,
+  GST_CL_KERNEL_SHAPE_TILES,
+} GstClKernelShape;
+
+#define GST_TYPE_CL_KERNEL_SHAPE (gst_cl_kernel_shape_get_type ())
+GType gst_cl_kernel_shape_get_type (void);
+
+/**
+ * GstClTuning:
+ *
+ * The tuning properties of an element, 0 (or auto) meaning automatic.
+ */
+typedef struct
+{
+  GstClKernelShape shape;
+  guint work_group_size, rows_per_item, pixels_per_item;
+} GstClTuning;
+
+/* Work decomposition of one kernel launch (see kernels/common.cl). */
+typedef struct
+{
+  size_t global[2];
+  size_t local[2];
+  cl_int chunk;                 /* units per work-item along a row */
+  cl_int rows;                  /* rows per work-item */
+  gboolean rows_auto;           /* rows is the automatic choice (no
+                                 * rows-per-item set) */
+  gboolean group_auto;          /* local[0] is the automatic choice (no
+                                 * work-group-size set) */
+} GstClLaunch;
+
+cl_kernel gst_cl_kernel_new (cl_program program, const gchar * name,
+    GError ** error);
+
+gboolean gst_cl_tuning_uses_strips (const GstClTuning * tuning,
+    GstClDevice * device);
+
+void gst_cl_launch_shape (const GstClTuning * tuning, GstClDevice * device,
+    const GstClPlane * plane, gboolean vectors, GstClLaunch * launch);
+
+gboolean gst_cl_launch_enqueue (cl_command_queue queue, cl_kernel kernel,
+    const GstClLaunch * launch, cl_event * events, guint * n_events,
+    GError ** error);
+
+G_END_DECLS
