@@ -3,7 +3,7 @@
  * neighbours, against the floors measured in the same run.
  *
  *   chainbench [--device gpu] [--width 3840 --height 2160] [--format RGBA]
- *              [--frames 200]
+ *              [--frames 200] [--chains "clgaussian;cllaplace ! clhistogram"]
  *
  * The producer is an appsrc fed in two ways: "pool" buffers come from the
  * pool the first element proposes (what videotestsrc or a decoder does:
@@ -256,6 +256,9 @@ int
 main (int argc, char **argv)
 {
   const gchar *device = "", *format = "RGBA";
+  gchar **custom = NULL;
+  const gchar *const *list;
+  gint n_chains;
   gint width = 3840, height = 2160, i, c;
   GstVideoInfo info;
   Floors fl;
@@ -281,6 +284,8 @@ main (int argc, char **argv)
       height = atoi (argv[++i]);
     else if (g_str_equal (argv[i], "--format") && i + 1 < argc)
       format = argv[++i];
+    else if (g_str_equal (argv[i], "--chains") && i + 1 < argc)
+      custom = g_strsplit (argv[++i], ";", -1);
     else if (g_str_equal (argv[i], "--frames") && i + 1 < argc)
       frames = atoi (argv[++i]);
   }
@@ -297,10 +302,14 @@ main (int argc, char **argv)
       "the other %.3f ms, both at once on two queues %.3f ms; host memcpy "
       "%.3f ms\n", fl.up, fl.down, fl.serial, fl.overlapped, fl.memcpy_ms);
   g_print ("%-62s %10s %10s\n", "chain", "pool ms", "pageable ms");
-  for (c = 0; c < (gint) G_N_ELEMENTS (chains); c++) {
-    gdouble a = run_chain (chains[c], &info, TRUE);
-    gdouble b = run_chain (chains[c], &info, FALSE);
-    g_print ("%-62s %10.3f %10.3f\n", chains[c], a, b);
+  list = custom ? (const gchar * const *) custom : chains;
+  n_chains = custom ? (gint) g_strv_length (custom) :
+      (gint) G_N_ELEMENTS (chains);
+  for (c = 0; c < n_chains; c++) {
+    gdouble a = run_chain (list[c], &info, TRUE);
+    gdouble b = run_chain (list[c], &info, FALSE);
+    g_print ("%-62s %10.3f %10.3f\n", list[c], a, b);
   }
+  g_strfreev (custom);
   return 0;
 }

@@ -80,8 +80,8 @@ gst_cl_memory_kind_get_type (void)
 {
   static GType type = 0;
   static const GEnumValue values[] = {
-    {GST_CL_MEMORY_AUTO, "The kind measured faster on the device "
-          "(buffers on CPUs; images for 4-byte pixels on GPUs)", "auto"},
+    {GST_CL_MEMORY_AUTO, "The kind measured faster: buffers (frames travel "
+          "in buffers; an image costs a copy in and out)", "auto"},
     {GST_CL_MEMORY_BUFFER, "OpenCL buffers", "buffer"},
     {GST_CL_MEMORY_IMAGE, "OpenCL images", "image"},
     {0, NULL, NULL}
@@ -330,21 +330,18 @@ gst_cl_base_filter_stop (GstBaseTransform * trans)
 /**
  * gst_cl_base_filter_measured_memory:
  *
- * What `memory=auto` chooses for a filter, from the measurements in
- * docs/tuning.md: buffers on CPUs and on devices that share host memory
- * (POCL emulates images in software: several times slower), images for
- * 4-byte pixels on other devices (the texture path reads a whole pixel per
- * access and caches the neighbourhood: half the kernel time of buffers on
- * an H100), buffers for the rest (1- and 3-byte samples gain nothing).
+ * What `memory=auto` chooses for a filter: buffers. Frames travel between
+ * elements in OpenCL buffers (GstClMemory); an image costs a device copy in
+ * and one out per element, more than it saves: four clgaussian at 4K RGBA
+ * on an H100 cost 1.33 ms a frame with images and 0.80 ms with buffers,
+ * although the image kernel alone is twice as fast (docs/performance.md).
+ * POCL emulates images in software (docs/tuning.md).
  */
 GstClMemoryKind
 gst_cl_base_filter_measured_memory (GstClDevice * device,
     const GstVideoInfo * info)
 {
-  if (gst_cl_device_is_cpu (device) || device->host_unified)
-    return GST_CL_MEMORY_BUFFER;
-  return GST_VIDEO_INFO_COMP_PSTRIDE (info, 0) == 4 ? GST_CL_MEMORY_IMAGE :
-      GST_CL_MEMORY_BUFFER;
+  return GST_CL_MEMORY_BUFFER;
 }
 
 static gboolean
@@ -840,8 +837,8 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
   g_object_class_install_property (gobject_class, PROP_MEMORY,
       g_param_spec_enum ("memory", "Memory",
           "Where frames live on the device: OpenCL buffers or images "
-          "(auto: the kind measured faster on the device: buffers on CPUs, "
-          "images for 4-byte pixels on GPUs)",
+          "(auto: the kind measured faster: buffers, in which frames travel "
+          "between elements; images cost a device copy in and out)",
           GST_TYPE_CL_MEMORY_KIND, DEFAULT_MEMORY,
           rw | GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_DEVICE,

@@ -16,8 +16,7 @@ G_BEGIN_DECLS
 
 /**
  * GstClMemoryKind:
- * @GST_CL_MEMORY_AUTO: the kind measured faster for the element on the
- *   device: buffers on CPUs, images for 4-byte pixels on GPUs (see
+ * @GST_CL_MEMORY_AUTO: the kind measured faster: buffers (see
  *   gst_cl_base_filter_measured_memory())
  * @GST_CL_MEMORY_BUFFER: OpenCL buffers
  * @GST_CL_MEMORY_IMAGE: OpenCL images

@@ -219,14 +219,20 @@ hist_free (Hist * hs)
 /* The next histogram message. Counts are read back while later frames
  * arrive, so the element posts a frame's message up to a few frames later;
  * a DRAIN query (or EOS) makes it post everything pushed so far. */
+static void
+drain (Hist * hs)
+{
+  GstQuery *q = gst_query_new_drain ();
+  fail_unless (gst_pad_peer_query (hs->h->srcpad, q));
+  gst_query_unref (q);
+}
+
 static GstMessage *
 pop_histogram (Hist * hs)
 {
-  GstQuery *drain = gst_query_new_drain ();
   GstMessage *m;
 
-  fail_unless (gst_pad_peer_query (hs->h->srcpad, drain));
-  gst_query_unref (drain);
+  drain (hs);
   while ((m = gst_bus_pop_filtered (hs->bus, GST_MESSAGE_ELEMENT))) {
     if (gst_structure_has_name (gst_message_get_structure (m), "clhistogram"))
       return m;
@@ -473,6 +479,7 @@ GST_START_TEST (test_missing_channels_warning)
     gboolean got = FALSE;
     push_passthrough (hs.h, &f);
     gst_buffer_unref (f.buffer);
+    drain (&hs);
     while ((msg = gst_bus_pop_filtered (hs.bus,
                 GST_MESSAGE_WARNING | GST_MESSAGE_ELEMENT))) {
       if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING) {
