@@ -391,6 +391,46 @@ GST_START_TEST (test_context)
 
 GST_END_TEST;
 
+/* Two devices in one chain (two POCL devices where there is no second
+ * device): the frame crosses through host memory, and the output is the
+ * same as on one device. */
+GST_START_TEST (test_two_devices)
+{
+  static const gchar *const formats[] = { "RGBA", "I420", "GRAY8" };
+  cl_platform_id ps[8];
+  cl_uint np = 0, p, n;
+  gchar *sel[2] = { NULL, NULL };
+  guint found = 0, i;
+
+  if (!g_getenv ("POCL_DEVICES"))
+    g_setenv ("POCL_DEVICES", "pthread pthread", TRUE);
+  fail_unless (clGetPlatformIDs (8, ps, &np) == CL_SUCCESS);
+  for (p = 0; p < np && found < 2; p++) {
+    if (clGetDeviceIDs (ps[p], CL_DEVICE_TYPE_ALL, 0, NULL, &n) != CL_SUCCESS)
+      continue;
+    for (i = 0; i < n && found < 2; i++)
+      sel[found++] = g_strdup_printf ("%u.%u", p, i);
+  }
+  if (found < 2) {
+    GST_WARNING ("one OpenCL device only: nothing to test");
+    g_free (sel[0]);
+    return;
+  }
+  for (i = 0; i < G_N_ELEMENTS (formats); i++) {
+    gchar *launch = g_strdup_printf ("clgaussian device=%s ! cllaplace "
+        "device=%s", sel[0], sel[1]);
+    GstHarness *h = chain_harness (launch, formats[i], 83, 29);
+    check_chain (h, formats[i], 83, 29, FALSE, launch);
+    check_chain (h, formats[i], 83, 29, TRUE, launch);
+    gst_harness_teardown (h);
+    g_free (launch);
+  }
+  g_free (sel[0]);
+  g_free (sel[1]);
+}
+
+GST_END_TEST;
+
 static Suite *
 chain_suite (void)
 {
@@ -405,6 +445,7 @@ chain_suite (void)
       G_N_ELEMENTS (chains));
   tcase_add_test (tc, test_negotiation);
   tcase_add_test (tc, test_context);
+  tcase_add_test (tc, test_two_devices);
   return s;
 }
 

@@ -10,6 +10,9 @@
 static const gchar *const elements[] = {
   "clgaussian", "clgaussian radius=5 memory=image", "cllaplace",
   "cllaplace mode=edges memory=image", "clhistogram channels=all",
+  /* chains: frames in flight on the device between the elements */
+  "clgaussian ! cllaplace ! clhistogram",
+  "clupload ! clgaussian memory=image ! cllaplace ! cldownload",
 };
 
 static long (*layer_live) (const char *kind);
