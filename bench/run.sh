@@ -7,6 +7,8 @@
 # missing (gstreamer1.0-opencv: cvsmooth, cvlaplace, cvequalizehist;
 # gstreamer1.0-plugins-bad: videoanalyse, gaussianblur), then times our
 # elements and the peers (bench/bench.py) and prints markdown tables.
+#     bench/run.sh --chains [chainbench options]   chains of elements between
+#                  system-memory neighbours (bench/chainbench.c)
 # Not part of the test suite. Method: docs/performance.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,5 +31,11 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 source scripts/env.sh
+if [ "${1:-}" = "--chains" ]; then
+  # chains of elements between system-memory neighbours against the pinned
+  # transfer and memcpy floors (bench/chainbench.c, docs/performance.md)
+  shift
+  exec build/bench/chainbench "$@"
+fi
 echo "bench: POCL_MAX_PTHREAD_COUNT=${POCL_MAX_PTHREAD_COUNT:-unset, the POCL default}, nproc $(nproc)" >&2
 exec /usr/bin/python3 bench/bench.py "$@"
