@@ -107,17 +107,78 @@ gst_cl_set_args (cl_kernel kernel, GError ** error, ...)
   return ok;
 }
 
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  gboolean done;
+} Waiter;
+
+static void CL_CALLBACK
+event_done (cl_event event, cl_int status, void *data)
+{
+  Waiter *w = data;
+  /* no OpenCL call here: the driver's thread only wakes the waiter */
+  g_mutex_lock (&w->lock);
+  w->done = TRUE;
+  g_cond_signal (&w->cond);
+  g_mutex_unlock (&w->lock);
+}
+
 /**
  * gst_cl_event_wait:
  *
  * Waits on the host for @event; FALSE with @error set when the command
  * failed. One of the few host waits of the plugin (CPU maps, the bound on
  * frames in flight, stop): see docs/design.md.
+ *
+ * The thread sleeps on a condition that an event callback signals:
+ * NVIDIA's clWaitForEvents spins, burning a core for as long as it waits.
+ * GST_CL_WAIT=spin uses clWaitForEvents instead, for comparison.
  */
 gboolean
 gst_cl_event_wait (cl_event event, GError ** error)
 {
-  cl_int st = clWaitForEvents (1, &event);
+  static gint spin = -1;
+  cl_command_queue queue = NULL;
+  cl_int st, status = CL_QUEUED;
+  Waiter w;
+
+  if (spin < 0)
+    spin = g_strcmp0 (g_getenv ("GST_CL_WAIT"), "spin") == 0;
+  if (clGetEventInfo (event, CL_EVENT_COMMAND_EXECUTION_STATUS,
+          sizeof (status), &status, NULL) == CL_SUCCESS && status == CL_COMPLETE)
+    return TRUE;
+  if (status < 0)
+    return gst_cl_fail (error, status, "the command");
+  /* the command must be submitted, or nothing ever completes it */
+  if (clGetEventInfo (event, CL_EVENT_COMMAND_QUEUE, sizeof (queue), &queue,
+          NULL) == CL_SUCCESS && queue)
+    clFlush (queue);
+  if (!spin) {
+    g_mutex_init (&w.lock);
+    g_cond_init (&w.cond);
+    w.done = FALSE;
+    if (clSetEventCallback (event, CL_COMPLETE, event_done, &w) ==
+        CL_SUCCESS) {
+      g_mutex_lock (&w.lock);
+      while (!w.done)
+        g_cond_wait (&w.cond, &w.lock);
+      g_mutex_unlock (&w.lock);
+      g_mutex_clear (&w.lock);
+      g_cond_clear (&w.cond);
+      st = clGetEventInfo (event, CL_EVENT_COMMAND_EXECUTION_STATUS,
+          sizeof (status), &status, NULL);
+      if (st != CL_SUCCESS)
+        return gst_cl_fail (error, st, "clGetEventInfo");
+      if (status < 0)
+        return gst_cl_fail (error, status, "the command");
+      return TRUE;
+    }
+    g_mutex_clear (&w.lock);
+    g_cond_clear (&w.cond);
+  }
+  st = clWaitForEvents (1, &event);
   if (st != CL_SUCCESS)
     return gst_cl_fail (error, st, "clWaitForEvents");
   return TRUE;

@@ -186,7 +186,7 @@ gst_cl_memory_free (GstAllocator * allocator, GstMemory * memory)
     /* the device may still read the host memory: it lives until then */
     for (i = 0; i < GST_CL_N_QUEUES; i++)
       if (m->use_events[i])
-        clWaitForEvents (1, &m->use_events[i]);
+        gst_cl_event_wait (m->use_events[i], NULL);
   }
   replace_event (&m->write_event, NULL);
   for (i = 0; i < GST_CL_N_QUEUES; i++)

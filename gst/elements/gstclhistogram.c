@@ -652,7 +652,7 @@ pending_free (Pending * pf)
 {
   if (pf->read) {
     /* the read writes into pf->host until it completes */
-    clWaitForEvents (1, &pf->read);
+    gst_cl_event_wait (pf->read, NULL);
     clReleaseEvent (pf->read);
   }
   g_free (pf->host);
