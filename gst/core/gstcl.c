@@ -132,20 +132,23 @@ event_done (cl_event event, cl_int status, void *data)
  * failed. One of the few host waits of the plugin (CPU maps, the bound on
  * frames in flight, stop): see docs/design.md.
  *
- * The thread sleeps on a condition that an event callback signals:
- * NVIDIA's clWaitForEvents spins, burning a core for as long as it waits.
- * GST_CL_WAIT=spin uses clWaitForEvents instead, for comparison.
+ * clWaitForEvents, which NVIDIA's driver implements by spinning: a core
+ * burns for as long as the wait lasts. GST_CL_WAIT=callback sleeps instead
+ * on a condition that an event callback signals; measured on the H100 that
+ * is no option by default: the driver runs callbacks late, and one
+ * clgaussian at 4K took 17-18 ms a frame instead of 0.8 ms
+ * (docs/performance.md).
  */
 gboolean
 gst_cl_event_wait (cl_event event, GError ** error)
 {
-  static gint spin = -1;
+  static gint callback = -1;
   cl_command_queue queue = NULL;
   cl_int st, status = CL_QUEUED;
   Waiter w;
 
-  if (spin < 0)
-    spin = g_strcmp0 (g_getenv ("GST_CL_WAIT"), "spin") == 0;
+  if (callback < 0)
+    callback = g_strcmp0 (g_getenv ("GST_CL_WAIT"), "callback") == 0;
   if (clGetEventInfo (event, CL_EVENT_COMMAND_EXECUTION_STATUS,
           sizeof (status), &status, NULL) == CL_SUCCESS && status == CL_COMPLETE)
     return TRUE;
@@ -155,7 +158,7 @@ gst_cl_event_wait (cl_event event, GError ** error)
   if (clGetEventInfo (event, CL_EVENT_COMMAND_QUEUE, sizeof (queue), &queue,
           NULL) == CL_SUCCESS && queue)
     clFlush (queue);
-  if (!spin) {
+  if (callback) {
     g_mutex_init (&w.lock);
     g_cond_init (&w.cond);
     w.done = FALSE;
