@@ -93,8 +93,17 @@ run_chain (const gchar * chain, const GstVideoInfo * info, gboolean pool)
   t = g_thread_new ("reader", reader, &r);
   /* a first frame negotiates the chain: the pool is proposed after that */
   gst_app_src_push_buffer (GST_APP_SRC (src), gst_buffer_ref (ring[0]));
-  while (g_atomic_int_get (&r.n) < 1)
+  while (g_atomic_int_get (&r.n) < 1) {
+    GstMessage *m = gst_bus_pop_filtered (GST_ELEMENT_BUS (p),
+        GST_MESSAGE_ERROR);
+    if (m) {
+      GError *e = NULL;
+      gst_message_parse_error (m, &e, NULL);
+      g_printerr ("%s: %s\n", chain, e->message);
+      exit (1);
+    }
     g_usleep (1000);
+  }
   if (pool) {
     GstQuery *q = gst_query_new_allocation (gst_video_info_to_caps (info),
         TRUE);
