@@ -3,7 +3,6 @@
  * allocator. See gstclmemory.h for the model. */
 #include "gstclmemory.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_memory_debug);
@@ -120,8 +119,6 @@ gst_cl_memory_new (GstClDevice * device, const GstVideoInfo * info,
   gsize size = MAX (info->size, 1);
   cl_mem_flags flags = CL_MEM_READ_WRITE |
       (device->zero_copy ? CL_MEM_ALLOC_HOST_PTR : 0);
-  gpointer host = NULL;
-  GstClMemory *m;
   cl_mem buffer;
   cl_int st;
 
@@ -132,25 +129,12 @@ gst_cl_memory_new (GstClDevice * device, const GstVideoInfo * info,
         device->name, (guint64) device->max_alloc);
     return NULL;
   }
-  if (device->zero_copy && gst_cl_device_is_cpu (device)) {
-    /* on a CPU the kernels run on host memory: the memory is ours, page
-     * aligned, and CPU maps need no OpenCL command */
-    if (posix_memalign (&host, 4096, size) != 0) {
-      g_set_error (error, GST_CL_ERROR, GST_CL_ERROR_FAILED,
-          "could not allocate %" G_GSIZE_FORMAT " bytes", size);
-      return NULL;
-    }
-    flags = CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR;
-  }
-  buffer = clCreateBuffer (device->context, flags, size, host, &st);
+  buffer = clCreateBuffer (device->context, flags, size, NULL, &st);
   if (st != CL_SUCCESS) {
-    free (host);
     gst_cl_fail (error, st, "clCreateBuffer (frame)");
     return NULL;
   }
-  m = memory_init (device, info, buffer, size);
-  m->host = m->host_alloc = host;
-  return m;
+  return memory_init (device, info, buffer, size);
 }
 
 /**
@@ -187,8 +171,6 @@ gst_cl_memory_wrap (GstClDevice * device, GstBuffer * buffer,
   m = memory_init (device, info, mem, MAX (map.size, 1));
   m->wrapped = gst_buffer_ref (buffer);
   m->wrapped_map = map;
-  if (gst_cl_device_is_cpu (device))
-    m->host = map.data;
   return m;
 }
 
@@ -200,13 +182,11 @@ gst_cl_memory_free (GstAllocator * allocator, GstMemory * memory)
       GST_CL_QUEUE_DOWNLOAD);
   guint i;
 
-  if (m->wrapped || m->host) {
-    /* the device may still use the host memory: it lives until then */
+  if (m->wrapped) {
+    /* the device may still read the host memory: it lives until then */
     for (i = 0; i < GST_CL_N_QUEUES; i++)
       if (m->use_events[i])
         gst_cl_event_wait (m->use_events[i], NULL);
-    if (m->write_event)
-      gst_cl_event_wait (m->write_event, NULL);
   }
   replace_event (&m->write_event, NULL);
   for (i = 0; i < GST_CL_N_QUEUES; i++)
@@ -224,7 +204,6 @@ gst_cl_memory_free (GstAllocator * allocator, GstMemory * memory)
     gst_buffer_unmap (m->wrapped, &m->wrapped_map);
     gst_buffer_unref (m->wrapped);
   }
-  free (m->host_alloc);
   gst_object_unref (m->device);
   g_mutex_clear (&m->lock);
   g_free (m);
@@ -451,17 +430,6 @@ map_cpu (GstClMemory * m, GstMapFlags flags, GError ** error)
   cl_int st;
   guint i;
 
-  if (m->host) {
-    /* a CPU device: after the device's last write (and for a write every
-     * use), the host memory is the frame */
-    if (m->write_event && !gst_cl_event_wait (m->write_event, error))
-      return NULL;
-    if (flags & GST_MAP_WRITE)
-      for (i = 0; i < GST_CL_N_QUEUES; i++)
-        if (m->use_events[i] && !gst_cl_event_wait (m->use_events[i], error))
-          return NULL;
-    return m->host;
-  }
   if (m->device->zero_copy) {
     if (m->cpu_maps == 0) {
       /* the device's last write (and for a write every use) first; the
@@ -540,9 +508,7 @@ gst_cl_memory_unmap_full (GstMemory * memory, GstMapInfo * info)
     return;
   }
   if (--m->cpu_maps == 0) {
-    if (m->host) {
-      /* nothing to do: the kernels read the host memory itself */
-    } else if (m->device->zero_copy) {
+    if (m->device->zero_copy) {
       cl_command_queue q = gst_cl_device_get_queue (m->device,
           GST_CL_QUEUE_DOWNLOAD);
       if (clEnqueueUnmapMemObject (q, m->buffer, m->map_ptr, 0, NULL,

@@ -13,11 +13,9 @@
  * host; the host waits only when the CPU maps the memory.
  *
  * CPU access:
- * - on CPU devices (POCL) the buffer is host memory the kernels run on: a
- *   CPU map waits for the frame's events and returns that memory;
- * - on other zero-copy devices (integrated GPUs) the buffer is host memory
- *   the device reads in place, and a CPU map is clEnqueueMapBuffer, which
- *   copies nothing;
+ * - on zero-copy devices (CPUs through POCL, integrated GPUs) the buffer is
+ *   host memory the device reads in place, and a CPU map is
+ *   clEnqueueMapBuffer, which copies nothing;
  * - elsewhere a CPU map goes through a staging copy in pinned host memory,
  *   downloaded when the device copy is newer and uploaded (on the next
  *   device use) when the CPU wrote it.
@@ -94,9 +92,6 @@ struct _GstClMemory
   guint8 *staging_ptr;
   cl_event staging_event;       /* last transfer that read or wrote it */
   guint8 *map_ptr;              /* zero-copy devices: the mapped buffer */
-  guint8 *host;                 /* CPU devices: the host memory @buffer is,
-                                 * read and written in place by CPU maps */
-  gpointer host_alloc;          /* @host when the memory allocated it */
   gint cpu_maps;
   gboolean cpu_wrote;
   GstBuffer *wrapped;           /* host memory wrapped in place, if any */
