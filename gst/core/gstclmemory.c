@@ -14,11 +14,15 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_memory_debug);
 /**
  * gst_cl_wait_list_add:
  *
- * Adds @event (retained) to @list, unless it is NULL or already there.
+ * Adds @event (retained) to @list, unless it is NULL, already there, or
+ * already complete: an empty list spares the caller a barrier, and on
+ * POCL every command costs a hand-over to the device's thread. An event
+ * that failed stays, so that what waits for it fails too.
  */
 void
 gst_cl_wait_list_add (GstClWaitList * list, cl_event event)
 {
+  cl_int status;
   guint i;
 
   if (!event)
@@ -26,6 +30,10 @@ gst_cl_wait_list_add (GstClWaitList * list, cl_event event)
   for (i = 0; i < list->n; i++)
     if (list->events[i] == event)
       return;
+  if (clGetEventInfo (event, CL_EVENT_COMMAND_EXECUTION_STATUS,
+          sizeof (status), &status, NULL) == CL_SUCCESS
+      && status == CL_COMPLETE)
+    return;
   g_return_if_fail (list->n < GST_CL_MAX_WAIT);
   clRetainEvent (event);
   list->events[list->n++] = event;
