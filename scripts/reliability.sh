@@ -51,6 +51,8 @@ for step in $steps; do
       export GST_REGISTRY_1_0=$PWD/build/tests/registry-valgrind.bin
       export GST_PLUGIN_PATH_1_0=$PWD/build/gst
       export POCL_CACHE_DIR=$PWD/build/tests/pocl-cache
+      export XDG_CACHE_HOME=$PWD/build/tests/tune-cache
+      export GST_CL_TUNE=off
       export GST_REGISTRY_FORK=no CK_FORK=no G_SLICE=always-malloc
       vg_status=0
       for run in "check-clgaussian test_two_instances,test_short_buffer_dropped,test_properties_mid_stream" \

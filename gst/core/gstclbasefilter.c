@@ -15,6 +15,7 @@
 #include "gstclcontext.h"
 #include "gstclinflight.h"
 #include "gstcllayout.h"
+#include "gstcltuner.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_base_filter_debug);
 #define GST_CAT_DEFAULT gst_cl_base_filter_debug
@@ -26,6 +27,7 @@ enum
   PROP_DEVICE,
   PROP_DEVICE_NAME,
   PROP_PROFILING,
+  PROP_TUNING,
   PROP_KERNEL_SHAPE,
   PROP_WORK_GROUP_SIZE,
   PROP_ROWS_PER_ITEM,
@@ -36,6 +38,7 @@ enum
 #define DEFAULT_DEVICE ""
 #define DEFAULT_PROFILING FALSE
 #define DEFAULT_KERNEL_SHAPE GST_CL_KERNEL_SHAPE_AUTO
+#define DEFAULT_TUNING GST_CL_TUNING_AUTO
 
 /* frames of an element on the device at once, beyond which it waits for
  * the oldest (also what it keeps of upstream's buffers) */
@@ -48,7 +51,8 @@ typedef struct
   gchar *device_selector;
   gchar *device_name;
   gboolean profiling;
-  GstClTuning tuning;
+  GstClTuningMode tuning_mode;
+  GstClDecomposition tuning;           /* the explicit tuning properties */
 
   /* from start() to stop(), used by the streaming thread */
   GstClDevice *device;
@@ -61,8 +65,14 @@ typedef struct
   GstClPlaneStore in_store, out_store;
   GstBufferPool *import_pool;   /* device frames for input copied in */
 
+  gchar *case_key;              /* what is tuned (gstcltuner.h), NULL: not
+                                 * tuned (defaults, small frames) */
+  gchar *source_sum;
+  GstClDecomposition tuned;            /* its stored or measured tuning */
+
   /* streaming thread */
-  GstClTuning frame_tuning;          /* snapshot for the frame being filtered */
+  GstClDecomposition frame_tuning;     /* for the frame being filtered: the
+                                 * explicit properties over the tuned */
   GstClInFlight in_flight;
   GstClProfile profile;
 } GstClBaseFilterPrivate;
@@ -88,6 +98,24 @@ gst_cl_memory_kind_get_type (void)
   };
   if (g_once_init_enter (&type)) {
     GType t = g_enum_register_static ("GstClMemoryKind", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
+gst_cl_tuning_mode_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CL_TUNING_AUTO, "The work decomposition measured fastest on this "
+          "device, measured once and kept on disk", "auto"},
+    {GST_CL_TUNING_DEFAULTS, "The built-in choices, nothing measured or "
+          "stored", "defaults"},
+    {0, NULL, NULL}
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstClTuning", values);
     g_once_init_leave (&type, t);
   }
   return type;
@@ -202,6 +230,8 @@ gst_cl_base_filter_transform_meta (GstBaseTransform * trans,
 /* Lifecycle                                                                */
 
 static gboolean gst_cl_base_filter_stop (GstBaseTransform * trans);
+static void tune (GstClBaseFilter * self, const GstVideoInfo * in_info,
+    const GstVideoInfo * out_info);
 
 static gboolean
 gst_cl_base_filter_start (GstBaseTransform * trans)
@@ -324,6 +354,8 @@ gst_cl_base_filter_stop (GstBaseTransform * trans)
     clReleaseProgram (priv->program);
   priv->program = NULL;
   gst_clear_object (&priv->device);
+  g_clear_pointer (&priv->case_key, g_free);
+  g_clear_pointer (&priv->source_sum, g_free);
   return TRUE;
 }
 
@@ -404,6 +436,7 @@ gst_cl_base_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
       || (klass->configure && !klass->configure (self, in_info,
               &priv->in_store.desc, &err)))
     goto failed;
+  tune (self, in_info, out_info);
   return TRUE;
 
 failed:
@@ -413,6 +446,194 @@ failed:
           priv->device->name), ("%s", err->message));
   g_clear_error (&err);
   return FALSE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Tuning                                                                   */
+
+typedef struct
+{
+  GstClBaseFilter *self;
+  GstClPlane src, dst;
+} TuneFrame;
+
+/* One frame of the element's kernels on the scratch frames, waited for:
+ * the time from the first kernel's start to the last one's end, as
+ * profiling measures it. */
+static gboolean
+tune_run (const GstClDecomposition * tuning, gdouble * ms, gpointer data,
+    GError ** error)
+{
+  TuneFrame *tf = data;
+  GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (tf->self);
+  GstClBaseFilterPrivate *priv = PRIV (tf->self);
+  GstClProfileFrame prof = { 0, };
+  GstClProfile sum;
+  gboolean ok;
+
+  priv->frame_tuning = *tuning;
+  ok = klass->process ? klass->process (tf->self, &tf->src, &tf->dst,
+      prof.kernels, &prof.n_kernels, error) : klass->analyze (tf->self,
+      &tf->src, NULL, prof.kernels, &prof.n_kernels, error);
+  ok = gst_cl_device_finish (priv->device, ok ? error : NULL) && ok;
+  gst_cl_profile_reset (&sum);
+  prof.running_time = GST_CLOCK_TIME_NONE;
+  gst_cl_profile_add (&sum, &prof);
+  *ms = sum.kernel / 1e6;
+  return ok;
+}
+
+/* Scratch frames of the caps, the input filled with noise. */
+static GstClMemory *
+scratch_frame (GstClDevice * device, const GstVideoInfo * info,
+    gboolean fill, GError ** error)
+{
+  GstClMemory *m = gst_cl_memory_new (device, info, error);
+  GstClWaitList wl = { {0}, 0 };
+  GstMapInfo map;
+  guint32 x = 2463534242u, *p;
+  gsize i;
+
+  if (!m || !fill)
+    return m;
+  if (!gst_memory_map (GST_MEMORY_CAST (m), &map, GST_MAP_WRITE)) {
+    g_set_error (error, GST_CL_ERROR, GST_CL_ERROR_FAILED,
+        "could not map a scratch frame");
+    gst_memory_unref (GST_MEMORY_CAST (m));
+    return NULL;
+  }
+  for (i = 0, p = (guint32 *) map.data; i < map.size / 4; i++) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    p[i] = x;
+  }
+  gst_memory_unmap (GST_MEMORY_CAST (m), &map);
+  /* on devices that copy frames this uploads it */
+  if (!gst_cl_memory_get_wait_list (m, GST_CL_QUEUE_COMPUTE, FALSE, &wl,
+          error) || !gst_cl_device_finish (device, error)) {
+    gst_cl_wait_list_clear (&wl);
+    gst_memory_unref (GST_MEMORY_CAST (m));
+    return NULL;
+  }
+  gst_cl_wait_list_clear (&wl);
+  return m;
+}
+
+static gchar *
+tuning_case (GstClBaseFilter * self, const GstVideoInfo * info)
+{
+  GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (self);
+  gchar *extra = klass->tuning_case ? klass->tuning_case (self) : NULL;
+  gchar *key = g_strdup_printf ("%s%s%s %s %dx%d %s",
+      G_OBJECT_TYPE_NAME (self), extra ? " " : "", extra ? extra : "",
+      gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)),
+      GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
+      PRIV (self)->image ? "image" : "buffer");
+  g_free (extra);
+  return key;
+}
+
+/* The tuning of the case the caps and settings make: stored, or measured
+ * now on scratch frames (at most GST_CL_TUNER_BUDGET_US, before the first
+ * frame), or the defaults. Never fails: a tuning that cannot be measured
+ * leaves the defaults, with a warning. */
+static void
+tune (GstClBaseFilter * self, const GstVideoInfo * in_info,
+    const GstVideoInfo * out_info)
+{
+  GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (self);
+  GstClBaseFilterPrivate *priv = PRIV (self);
+  cl_command_queue q = gst_cl_device_get_queue (priv->device,
+      GST_CL_QUEUE_COMPUTE);
+  GstClMemory *in = NULL, *out = NULL;
+  GstClTunerReport report;
+  GstClTuningMode mode;
+  GstClTunerMode tuner_mode;
+  GstClDecomposition fixed;
+  TuneFrame tf = { self, };
+  GError *err = NULL;
+
+  memset (&priv->tuned, 0, sizeof (priv->tuned));
+  g_clear_pointer (&priv->case_key, g_free);
+  GST_OBJECT_LOCK (self);
+  mode = priv->tuning_mode;
+  fixed = priv->tuning;
+  GST_OBJECT_UNLOCK (self);
+  if (mode == GST_CL_TUNING_DEFAULTS || (guint64) GST_VIDEO_INFO_WIDTH
+      (in_info) * GST_VIDEO_INFO_HEIGHT (in_info) < GST_CL_TUNER_MIN_PIXELS)
+    return;
+  if (!priv->source_sum)
+    priv->source_sum = gst_cl_tuner_source_sum (klass->program_source);
+  priv->case_key = tuning_case (self, in_info);
+  tuner_mode = gst_cl_tuner_mode ();
+  if (tuner_mode <= GST_CL_TUNER_OFF) {
+    GstClTuneEntry entry;
+    if (gst_cl_tuner_lookup (priv->device, priv->case_key, priv->source_sum,
+            &entry)) {
+      priv->tuned = entry.tuning;
+      GST_DEBUG_OBJECT (self, "%s: stored tuning", priv->case_key);
+      return;
+    }
+    if (tuner_mode == GST_CL_TUNER_OFF)
+      return;
+  }
+
+  if (!(in = scratch_frame (priv->device, in_info, TRUE, &err))
+      || (!klass->analyze && !(out = scratch_frame (priv->device, out_info,
+                  FALSE, &err)))
+      || !gst_cl_plane_store_view (&priv->in_store, q, in->buffer, in_info,
+          TRUE, &tf.src, &err)
+      || (out && !gst_cl_plane_store_view (&priv->out_store, q, out->buffer,
+              out_info, FALSE, &tf.dst, &err))
+      || !gst_cl_tuner_tune (priv->device, priv->case_key, priv->source_sum,
+          &fixed, tuner_mode, tune_run, &tf, &report, &err)) {
+    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
+        ("Could not measure the kernels' tuning: using the defaults."),
+        ("%s: %s", priv->case_key, err ? err->message : "?"));
+    g_clear_error (&err);
+  } else {
+    priv->tuned = report.entry.tuning;
+    GST_INFO_OBJECT (self, "%s: tuning %s (%.4f ms, defaults %.4f ms)",
+        priv->case_key, report.measured ? "measured" : "stored",
+        report.entry.tuned_ms, report.entry.default_ms);
+    if (report.measured)
+      gst_element_post_message (GST_ELEMENT (self),
+          gst_message_new_element (GST_OBJECT (self),
+              gst_cl_tuner_report_to_structure (&report, priv->case_key)));
+    gst_cl_tuner_report_clear (&report);
+  }
+  gst_cl_device_finish (priv->device, NULL);
+  if (in)
+    gst_memory_unref (GST_MEMORY_CAST (in));
+  if (out)
+    gst_memory_unref (GST_MEMORY_CAST (out));
+}
+
+/* A setting that chooses other kernels changed while playing: its stored
+ * tuning if there is one (measuring would stall the stream), else the
+ * defaults. */
+static void
+retune (GstClBaseFilter * self)
+{
+  GstClBaseFilterPrivate *priv = PRIV (self);
+  GstClTuneEntry entry;
+  gchar *key;
+
+  if (!priv->case_key || !GST_CL_BASE_FILTER_GET_CLASS (self)->tuning_case)
+    return;
+  key = tuning_case (self, &GST_VIDEO_FILTER (self)->in_info);
+  if (g_str_equal (key, priv->case_key)) {
+    g_free (key);
+    return;
+  }
+  memset (&priv->tuned, 0, sizeof (priv->tuned));
+  if (gst_cl_tuner_lookup (priv->device, key, priv->source_sum, &entry))
+    priv->tuned = entry.tuning;
+  GST_DEBUG_OBJECT (self, "now %s: %s tuning", key,
+      priv->tuned.shape ? "stored" : "default");
+  g_free (priv->case_key);
+  priv->case_key = key;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -448,9 +669,13 @@ run_frame (GstClBaseFilter * self, GstBuffer * inbuf, GstBuffer * outbuf)
   cl_int st;
   guint i;
 
+  retune (self);
   GST_OBJECT_LOCK (self);
   profiling = priv->profiling;
-  priv->frame_tuning = priv->tuning;
+  if (priv->tuning_mode == GST_CL_TUNING_AUTO)
+    gst_cl_tuning_merge (&priv->tuning, &priv->tuned, &priv->frame_tuning);
+  else
+    priv->frame_tuning = priv->tuning;
   GST_OBJECT_UNLOCK (self);
   q = gst_cl_device_get_queue (priv->device, GST_CL_QUEUE_COMPUTE);
 
@@ -750,6 +975,9 @@ gst_cl_base_filter_set_property (GObject * object, guint prop_id,
     case PROP_PROFILING:
       priv->profiling = g_value_get_boolean (value);
       break;
+    case PROP_TUNING:
+      priv->tuning_mode = g_value_get_enum (value);
+      break;
     case PROP_KERNEL_SHAPE:
       priv->tuning.shape = g_value_get_enum (value);
       break;
@@ -788,6 +1016,9 @@ gst_cl_base_filter_get_property (GObject * object, guint prop_id,
       break;
     case PROP_PROFILING:
       g_value_set_boolean (value, priv->profiling);
+      break;
+    case PROP_TUNING:
+      g_value_set_enum (value, priv->tuning_mode);
       break;
     case PROP_KERNEL_SHAPE:
       g_value_set_enum (value, priv->tuning.shape);
@@ -856,6 +1087,22 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
           "Measure upload, kernel and download times and post them in "
           "\"cl-profile\" element messages, at most once a second",
           DEFAULT_PROFILING, rw | GST_PARAM_MUTABLE_PLAYING));
+  /**
+   * GstClBaseFilter:tuning:
+   *
+   * The work decomposition of the kernels: measured on the device the
+   * first time a case (settings, format, size) needs it and kept on disk
+   * under $XDG_CACHE_HOME/clfilters, or the built-in defaults. Explicit
+   * tuning properties override it. Applies from the next caps.
+   */
+  g_object_class_install_property (gobject_class, PROP_TUNING,
+      g_param_spec_enum ("tuning", "Tuning",
+          "Work decomposition of the kernels: auto = measured on this device "
+          "once (before the first frame of a new size, at most 2 s) and kept "
+          "on disk; defaults = the built-in choices. Explicit tuning "
+          "properties override it; every choice gives the same output",
+          GST_TYPE_CL_TUNING_MODE, DEFAULT_TUNING,
+          rw | GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_KERNEL_SHAPE,
       g_param_spec_enum ("kernel-shape", "Kernel shape",
           "Tuning: how work is split among work-items (every value gives the "
@@ -902,6 +1149,7 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_CL_BASE_FILTER, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CL_MEMORY_KIND, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CL_KERNEL_SHAPE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_TUNING_MODE, 0);
 }
 
 static void
@@ -913,4 +1161,5 @@ gst_cl_base_filter_init (GstClBaseFilter * self)
   priv->device_name = g_strdup ("");
   priv->profiling = DEFAULT_PROFILING;
   priv->tuning.shape = DEFAULT_KERNEL_SHAPE;
+  priv->tuning_mode = DEFAULT_TUNING;
 }

@@ -31,6 +31,24 @@ typedef enum
 #define GST_TYPE_CL_MEMORY_KIND (gst_cl_memory_kind_get_type ())
 GType gst_cl_memory_kind_get_type (void);
 
+/**
+ * GstClTuningMode:
+ * @GST_CL_TUNING_AUTO: each case's work decomposition as measured on the
+ *   device, the first time it is needed, and kept on disk (gstcltuner.h)
+ * @GST_CL_TUNING_DEFAULTS: the built-in choices; nothing measured or stored
+ *
+ * The `tuning` property (GType name "GstClTuning", as the interface says).
+ * Explicit tuning properties override either.
+ */
+typedef enum
+{
+  GST_CL_TUNING_AUTO,
+  GST_CL_TUNING_DEFAULTS,
+} GstClTuningMode;
+
+#define GST_TYPE_CL_TUNING_MODE (gst_cl_tuning_mode_get_type ())
+GType gst_cl_tuning_mode_get_type (void);
+
 #define GST_TYPE_CL_BASE_FILTER (gst_cl_base_filter_get_type ())
 G_DECLARE_DERIVABLE_TYPE (GstClBaseFilter, gst_cl_base_filter, GST,
     CL_BASE_FILTER, GstVideoFilter);
@@ -50,7 +68,10 @@ G_DECLARE_DERIVABLE_TYPE (GstClBaseFilter, gst_cl_base_filter, GST,
  *   the kernels that read @src, wait for their results and use them;
  *   @buffer is the input, for timestamps. An element that sets
  *   @analyze instead of @process runs in passthrough: the buffer goes
- *   downstream untouched and uncopied.
+ *   downstream untouched and uncopied. With @buffer NULL (tuning), only
+ *   the kernels run and nothing is posted.
+ * @tuning_case: the settings that choose the kernels (say "radius=3"), a
+ *   part of what tuned choices are stored under (gstcltuner.h)
  *
  * An element sets the program and overrides @setup and @process; the base
  * class does the rest: device selection and sharing, program build, caps
@@ -80,6 +101,7 @@ struct _GstClBaseFilterClass
     gboolean (*analyze) (GstClBaseFilter * self, const GstClPlane * src,
       GstBuffer * buffer, cl_event * events, guint * n_events,
       GError ** error);
+    gchar *(*tuning_case) (GstClBaseFilter * self);
 
   gpointer _gst_reserved[GST_PADDING];
 };

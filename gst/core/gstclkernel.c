@@ -57,7 +57,7 @@ gst_cl_kernel_new (cl_program program, const gchar * name, GError ** error)
  * shape (tiles): `kernel-shape`, or by default the device type.
  */
 gboolean
-gst_cl_tuning_uses_strips (const GstClTuning * tuning, GstClDevice * device)
+gst_cl_tuning_uses_strips (const GstClDecomposition * tuning, GstClDevice * device)
 {
   switch (tuning->shape) {
     case GST_CL_KERNEL_SHAPE_STRIPS:
@@ -77,7 +77,7 @@ gst_cl_tuning_uses_strips (const GstClTuning * tuning, GstClDevice * device)
  * automatic).
  */
 void
-gst_cl_launch_shape (const GstClTuning * t, GstClDevice * device,
+gst_cl_launch_shape (const GstClDecomposition * t, GstClDevice * device,
     const GstClPlane * plane, gboolean vectors, GstClLaunch * launch)
 {
   gsize chunk, rows, group, n;

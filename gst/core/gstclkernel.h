@@ -30,15 +30,17 @@ typedef enum
 GType gst_cl_kernel_shape_get_type (void);
 
 /**
- * GstClTuning:
+ * GstClDecomposition:
  *
- * The tuning properties of an element, 0 (or auto) meaning automatic.
+ * How a kernel's work is cut into work-items: the values of the tuning
+ * properties (explicit, or chosen by the tuner, gstcltuner.h), 0 (or
+ * auto) meaning the built-in default.
  */
 typedef struct
 {
   GstClKernelShape shape;
   guint work_group_size, rows_per_item, pixels_per_item;
-} GstClTuning;
+} GstClDecomposition;
 
 /* Work decomposition of one kernel launch (see kernels/common.cl). */
 typedef struct
@@ -56,10 +58,10 @@ typedef struct
 cl_kernel gst_cl_kernel_new (cl_program program, const gchar * name,
     GError ** error);
 
-gboolean gst_cl_tuning_uses_strips (const GstClTuning * tuning,
+gboolean gst_cl_tuning_uses_strips (const GstClDecomposition * tuning,
     GstClDevice * device);
 
-void gst_cl_launch_shape (const GstClTuning * tuning, GstClDevice * device,
+void gst_cl_launch_shape (const GstClDecomposition * tuning, GstClDevice * device,
     const GstClPlane * plane, gboolean vectors, GstClLaunch * launch);
 
 gboolean gst_cl_launch_enqueue (cl_command_queue queue, cl_kernel kernel,

@@ -272,6 +272,25 @@ update_weights (GstClGaussian * self, GError ** error)
   return TRUE;
 }
 
+/* The kernels are the binomial 3x3 or those of a radius. */
+static gchar *
+gst_cl_gaussian_tuning_case (GstClBaseFilter * base)
+{
+  GstClGaussian *self = GST_CL_GAUSSIAN (base);
+  guint16 w[GST_CL_GAUSSIAN_MAX_RADIUS + 1];
+  guint radius;
+  gdouble sigma;
+
+  GST_OBJECT_LOCK (self);
+  radius = self->radius;
+  sigma = self->sigma;
+  GST_OBJECT_UNLOCK (self);
+  radius = gst_cl_gaussian_weights (radius, sigma, w);
+  if (radius == 1 && w[0] == 128 && w[1] == 64)
+    return g_strdup ("3x3");
+  return g_strdup_printf ("radius=%u", radius);
+}
+
 static gboolean
 gst_cl_gaussian_process (GstClBaseFilter * base, const GstClPlane * src,
     const GstClPlane * dst, cl_event * events, guint * n_events,
@@ -481,6 +500,7 @@ gst_cl_gaussian_class_init (GstClGaussianClass * klass)
   base_class->cleanup = gst_cl_gaussian_cleanup;
   base_class->configure = gst_cl_gaussian_configure;
   base_class->process = gst_cl_gaussian_process;
+  base_class->tuning_case = gst_cl_gaussian_tuning_case;
 }
 
 static void

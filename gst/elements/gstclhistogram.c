@@ -500,6 +500,24 @@ wanted_slots (GstClHistogram * self, GstClHistogramChannels channels)
   return asked & have;
 }
 
+/* The kernels count luma, the colour channels, or both. */
+static gchar *
+gst_cl_histogram_tuning_case (GstClBaseFilter * base)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (base);
+  GstClHistogramChannels channels;
+  guint want;
+
+  GST_OBJECT_LOCK (self);
+  channels = self->channels;
+  GST_OBJECT_UNLOCK (self);
+  want = (channels == GST_CL_HISTOGRAM_CHANNELS_LUMA ? 0x1 :
+      channels == GST_CL_HISTOGRAM_CHANNELS_RGB ? 0xe : 0xf) &
+      (self->has_rgb ? 0xf : 0x1);
+  return g_strdup_printf ("channels=%s", want == 0x1 ? "luma" :
+      want == 0xe ? "rgb" : want ? "all" : "none");
+}
+
 static gboolean
 count_frame (GstClHistogram * self, const GstClPlane * src, Pending * pf,
     cl_event * events, guint * n_events, GError ** error)
@@ -744,6 +762,15 @@ gst_cl_histogram_analyze (GstClBaseFilter * base, const GstClPlane * src,
   post = self->post_messages;
   GST_OBJECT_UNLOCK (self);
 
+  if (!buffer) {
+    /* tuning: the counting alone, nothing posted */
+    gboolean ok = TRUE;
+    pf->want = wanted_slots (self, channels);
+    if (pf->want)
+      ok = count_frame (self, src, pf, events, n_events, error);
+    pending_free (pf);
+    return ok;
+  }
   if (!post) {
     g_free (pf);
     drop_frames (self);
@@ -933,6 +960,7 @@ gst_cl_histogram_class_init (GstClHistogramClass * klass)
   base_class->cleanup = gst_cl_histogram_cleanup;
   base_class->configure = gst_cl_histogram_configure;
   base_class->analyze = gst_cl_histogram_analyze;
+  base_class->tuning_case = gst_cl_histogram_tuning_case;
 
   gst_type_mark_as_plugin_api (gst_cl_histogram_channels_get_type (), 0);
 }

@@ -1,0 +1,499 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
+/* gstcltuner.c: measuring kernel work decompositions on a device and
+ * keeping the fastest. See gstcltuner.h and docs/tuning.md.
+ *
+ * The search is a coordinate descent from the defaults: first the shape
+ * (strips or tiles), then each free property in turn over its values,
+ * twice, within GST_CL_TUNER_BUDGET_US. Kernel times come from the
+ * profiling events (the device's queues always profile), the minimum of a
+ * few runs after one warm-up run (which also pays for any compilation the
+ * driver does for a new work-group size). A choice replaces the defaults
+ * only when a final alternated measurement confirms it is faster by more
+ * than the noise. */
+#include "config.h"
+#include "gstcltuner.h"
+
+#include <math.h>
+#include <string.h>
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_tuner_debug);
+#define GST_CAT_DEFAULT gst_cl_tuner_debug
+
+/* timed runs per candidate after the warm-up */
+#define REPS 3
+/* a candidate whose warm-up run takes this many times the best so far is
+ * not timed further */
+#define HOPELESS 4.0
+/* the defaults are replaced only by a candidate this much faster */
+#define NOISE 0.97
+
+/* the values tried for each property, per shape (0: the default) */
+enum
+{ GROUP, ROWS, PIXELS, N_FIELDS };
+static const guint strip_values[N_FIELDS][9] = {
+  {0},
+  {0, 1, 2, 4, 8, 16, 32, 64},
+  {0, 256, 1024, 4096},
+};
+static const guint tile_values[N_FIELDS][9] = {
+  {0, 32, 64, 128, 256, 512, 1024},
+  {0, 1, 2, 4, 8, 16},
+  {0, 8, 16, 32},
+};
+
+static void
+init_debug (void)
+{
+  static gsize done = 0;
+  if (g_once_init_enter (&done)) {
+    GST_DEBUG_CATEGORY_INIT (gst_cl_tuner_debug, "cltuner", 0,
+        "clfilters kernel tuning");
+    g_once_init_leave (&done, 1);
+  }
+}
+
+/**
+ * gst_cl_tuner_mode:
+ *
+ * The mode GST_CL_TUNE asks for: "off", "force" or "sweep", otherwise
+ * auto.
+ */
+GstClTunerMode
+gst_cl_tuner_mode (void)
+{
+  const gchar *env = g_getenv ("GST_CL_TUNE");
+  if (g_strcmp0 (env, "sweep") == 0)
+    return GST_CL_TUNER_SWEEP;
+  if (g_strcmp0 (env, "force") == 0)
+    return GST_CL_TUNER_FORCE;
+  if (g_strcmp0 (env, "off") == 0)
+    return GST_CL_TUNER_OFF;
+  return GST_CL_TUNER_AUTO;
+}
+
+/**
+ * gst_cl_tuner_source_sum:
+ *
+ * The checksum that keys stored choices to the kernels they were measured
+ * on: the program's source, the common source, and the plugin version
+ * (the host side decides what each property means).
+ *
+ * Returns: (transfer full): a hex string
+ */
+gchar *
+gst_cl_tuner_source_sum (const gchar * program_source)
+{
+  GChecksum *sum = g_checksum_new (G_CHECKSUM_SHA256);
+  gchar *hex;
+
+  g_checksum_update (sum, (const guchar *) VERSION, -1);
+  g_checksum_update (sum, (const guchar *) program_source, -1);
+  hex = g_strdup (g_checksum_get_string (sum));
+  g_checksum_free (sum);
+  return hex;
+}
+
+/* One store per directory and device identity, for the process's
+ * lifetime: what other processes store meanwhile is seen by the next
+ * process (a save re-reads the file, so nothing of theirs is lost). */
+static GstClTuneStore *
+device_store (GstClDevice * device)
+{
+  static GMutex lock;
+  static GHashTable *stores;
+  GstClTuneStoreId id;
+  GstClTuneStore *store;
+  gchar platform_version[256] = "";
+  gchar *key, *dir;
+
+  clGetPlatformInfo (device->platform_id, CL_PLATFORM_VERSION,
+      sizeof (platform_version) - 1, platform_version, NULL);
+  id.device_name = device->name;
+  id.device_version = device->version;
+  id.driver_version = device->driver_version;
+  id.platform_name = device->platform_name;
+  id.platform_version = platform_version;
+  dir = gst_cl_tune_store_dir ();
+  key = g_strjoin ("\n", dir, id.device_name, id.device_version,
+      id.driver_version, id.platform_name, id.platform_version, NULL);
+  g_free (dir);
+
+  g_mutex_lock (&lock);
+  if (!stores)
+    stores = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  store = g_hash_table_lookup (stores, key);
+  if (!store) {
+    store = gst_cl_tune_store_open (&id);
+    g_hash_table_insert (stores, key, store);
+    key = NULL;
+  }
+  g_mutex_unlock (&lock);
+  g_free (key);
+  return store;
+}
+
+/**
+ * gst_cl_tuner_lookup:
+ *
+ * Returns: whether @device's store has a choice for @case_key measured on
+ * the kernels of @source_sum
+ */
+gboolean
+gst_cl_tuner_lookup (GstClDevice * device, const gchar * case_key,
+    const gchar * source_sum, GstClTuneEntry * entry)
+{
+  init_debug ();
+  return gst_cl_tune_store_lookup (device_store (device), case_key,
+      source_sum, entry);
+}
+
+/**
+ * gst_cl_tuning_merge:
+ *
+ * @out gets the fields of @fixed that are set (explicit properties), and
+ * the others from @tuned.
+ */
+void
+gst_cl_tuning_merge (const GstClDecomposition * fixed, const GstClDecomposition * tuned,
+    GstClDecomposition * out)
+{
+  GstClDecomposition r = *tuned;
+  if (fixed->shape != GST_CL_KERNEL_SHAPE_AUTO)
+    r.shape = fixed->shape;
+  if (fixed->work_group_size)
+    r.work_group_size = fixed->work_group_size;
+  if (fixed->rows_per_item)
+    r.rows_per_item = fixed->rows_per_item;
+  if (fixed->pixels_per_item)
+    r.pixels_per_item = fixed->pixels_per_item;
+  *out = r;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Search                                                                   */
+
+typedef struct
+{
+  GstClDevice *device;
+  GstClDecomposition fixed;
+  GstClTunerRun run;
+  gpointer user_data;
+  gint64 start, deadline;
+  GHashTable *tried;            /* "strips|tiles g r p" -> ms (boxed) */
+  guint measured;
+} Search;
+
+static guint *
+field (GstClDecomposition * t, guint f)
+{
+  return f == GROUP ? &t->work_group_size : f == ROWS ? &t->rows_per_item :
+      &t->pixels_per_item;
+}
+
+static gboolean
+field_free (const Search * s, guint f)
+{
+  GstClDecomposition fixed = s->fixed;
+  return *field (&fixed, f) == 0;
+}
+
+static gchar *
+describe (Search * s, const GstClDecomposition * t)
+{
+  return g_strdup_printf ("%s g%u r%u p%u",
+      gst_cl_tuning_uses_strips (t, s->device) ? "strips" : "tiles",
+      t->work_group_size, t->rows_per_item, t->pixels_per_item);
+}
+
+/* The kernels' time with @t (merged with the explicit properties): the
+ * minimum of REPS runs after a warm-up, or the warm-up alone when it is
+ * hopeless against @best_ms. Negative when the candidate cannot run (a
+ * work-group too large for a kernel): it is skipped. */
+static gboolean
+measure (Search * s, const GstClDecomposition * t, gdouble best_ms, guint reps,
+    gdouble * ms, GError ** error)
+{
+  GstClDecomposition m;
+  GError *err = NULL;
+  gchar *name;
+  gdouble *cached, v, best;
+  guint i;
+
+  gst_cl_tuning_merge (&s->fixed, t, &m);
+  name = describe (s, &m);
+  if ((cached = g_hash_table_lookup (s->tried, name))) {
+    *ms = *cached;
+    g_free (name);
+    return TRUE;
+  }
+  s->measured++;
+  if (!s->run (&m, &best, s->user_data, &err)) {
+    GST_INFO ("candidate %s cannot run: %s", name, err->message);
+    g_clear_error (&err);
+    best = -1;
+  } else if (best_ms <= 0 || best < HOPELESS * best_ms) {
+    best = G_MAXDOUBLE;
+    for (i = 0; i < reps; i++) {
+      if (!s->run (&m, &v, s->user_data, error)) {
+        g_free (name);
+        return FALSE;
+      }
+      best = MIN (best, v);
+    }
+  }
+  GST_DEBUG ("candidate %s: %.4f ms", name, best);
+  g_hash_table_insert (s->tried, name, g_memdup2 (&best, sizeof (best)));
+  *ms = best;
+  return TRUE;
+}
+
+static gboolean
+over_budget (const Search * s)
+{
+  return g_get_monotonic_time () > s->deadline;
+}
+
+/* Coordinate descent from the defaults; @best and @best_ms in/out. */
+static gboolean
+descend (Search * s, GstClDecomposition * best, gdouble * best_ms, GError ** error)
+{
+  gboolean strips, changed = TRUE;
+  guint pass, f, i;
+  gdouble ms;
+
+  if (s->fixed.shape == GST_CL_KERNEL_SHAPE_AUTO) {
+    GstClDecomposition other = *best;
+    other.shape = gst_cl_tuning_uses_strips (best, s->device) ?
+        GST_CL_KERNEL_SHAPE_TILES : GST_CL_KERNEL_SHAPE_STRIPS;
+    if (!measure (s, &other, *best_ms, REPS, &ms, error))
+      return FALSE;
+    if (ms > 0 && ms < *best_ms) {
+      *best = other;
+      *best_ms = ms;
+    }
+  }
+  strips = gst_cl_tuning_uses_strips (best, s->device);
+  for (pass = 0; pass < 2 && changed; pass++) {
+    changed = FALSE;
+    for (f = 0; f < N_FIELDS; f++) {
+      const guint *values = strips ? strip_values[f] : tile_values[f];
+      if (!field_free (s, f))
+        continue;
+      for (i = 0; i < 9 && (i == 0 || values[i]); i++) {
+        GstClDecomposition c = *best;
+        if (over_budget (s))
+          return TRUE;
+        *field (&c, f) = values[i];
+        if (!measure (s, &c, *best_ms, REPS, &ms, error))
+          return FALSE;
+        if (ms > 0 && ms < *best_ms) {
+          *best = c;
+          *best_ms = ms;
+          changed = TRUE;
+        }
+      }
+    }
+  }
+  return TRUE;
+}
+
+/* Alternated runs of the choice and the defaults: the choice stays only if
+ * it is faster by more than the noise. */
+static gboolean
+confirm (Search * s, GstClDecomposition * best, gdouble * best_ms,
+    const GstClDecomposition * defaults, gdouble * default_ms, GError ** error)
+{
+  gdouble a[3], b[3], t;
+  GstClDecomposition m;
+  guint i;
+
+  for (i = 0; i < 3; i++) {
+    gst_cl_tuning_merge (&s->fixed, best, &m);
+    if (!s->run (&m, &a[i], s->user_data, error))
+      return FALSE;
+    gst_cl_tuning_merge (&s->fixed, defaults, &m);
+    if (!s->run (&m, &b[i], s->user_data, error))
+      return FALSE;
+  }
+  /* medians of three */
+#define MED3(x) (MAX (MIN (x[0], x[1]), MIN (MAX (x[0], x[1]), x[2])))
+  *best_ms = MED3 (a);
+  *default_ms = MED3 (b);
+#undef MED3
+  if (!(*best_ms < NOISE * *default_ms)) {
+    t = *default_ms;
+    *best = *defaults;
+    *best_ms = t;
+  }
+  return TRUE;
+}
+
+/* Every candidate of the grid, for the report. */
+static gboolean
+sweep (Search * s, GPtrArray * out, GError ** error)
+{
+  guint sh, g, r, p;
+
+  for (sh = 0; sh < 2; sh++) {
+    GstClKernelShape shape = sh ? GST_CL_KERNEL_SHAPE_TILES :
+        GST_CL_KERNEL_SHAPE_STRIPS;
+    const guint (*v)[9] = sh ? tile_values : strip_values;
+    if (s->fixed.shape != GST_CL_KERNEL_SHAPE_AUTO && s->fixed.shape != shape)
+      continue;
+    for (g = 0; g < 9 && (g == 0 || v[GROUP][g]); g++)
+      for (r = 0; r < 9 && (r == 0 || v[ROWS][r]); r++)
+        for (p = 0; p < 9 && (p == 0 || v[PIXELS][p]); p++) {
+          GstClDecomposition c = { shape, v[GROUP][g], v[ROWS][r], v[PIXELS][p] };
+          gdouble ms;
+          if ((c.work_group_size && !field_free (s, GROUP)) ||
+              (c.rows_per_item && !field_free (s, ROWS)) ||
+              (c.pixels_per_item && !field_free (s, PIXELS)))
+            continue;
+          /* measured afresh: the search's figures are for the search */
+          g_hash_table_remove_all (s->tried);
+          if (!measure (s, &c, -1, REPS, &ms, error))
+            return FALSE;
+          g_ptr_array_add (out, gst_structure_new ("candidate",
+                  "kernel-shape", G_TYPE_STRING, sh ? "tiles" : "strips",
+                  "work-group-size", G_TYPE_UINT, c.work_group_size,
+                  "rows-per-item", G_TYPE_UINT, c.rows_per_item,
+                  "pixels-per-item", G_TYPE_UINT, c.pixels_per_item,
+                  "ms", G_TYPE_DOUBLE, ms, NULL));
+        }
+  }
+  return TRUE;
+}
+
+/**
+ * gst_cl_tuner_tune:
+ * @fixed: the explicit tuning properties (not searched)
+ * @report: (out caller-allocates): the outcome; clear it with
+ *   gst_cl_tuner_report_clear()
+ *
+ * The tuning of @case_key: from @device's store, or (none stored, or @mode
+ * asks for it) measured through @run and stored.
+ */
+gboolean
+gst_cl_tuner_tune (GstClDevice * device, const gchar * case_key,
+    const gchar * source_sum, const GstClDecomposition * fixed, GstClTunerMode mode,
+    GstClTunerRun run, gpointer user_data, GstClTunerReport * report,
+    GError ** error)
+{
+  GstClTuneStore *store;
+  GstClDecomposition defaults = { 0, }, best;
+  gdouble best_ms, default_ms;
+  GError *err = NULL;
+  Search s = { 0, };
+  gboolean ok = FALSE;
+
+  init_debug ();
+  memset (report, 0, sizeof (*report));
+  store = device_store (device);
+  if ((mode == GST_CL_TUNER_AUTO || mode == GST_CL_TUNER_OFF) &&
+      gst_cl_tune_store_lookup (store, case_key, source_sum, &report->entry))
+    return TRUE;
+  if (mode == GST_CL_TUNER_OFF)
+    return TRUE;                /* the defaults, all zero */
+
+  s.device = device;
+  s.fixed = *fixed;
+  s.run = run;
+  s.user_data = user_data;
+  s.start = g_get_monotonic_time ();
+  /* a quarter of the budget left for the confirmation */
+  s.deadline = s.start + GST_CL_TUNER_BUDGET_US * 3 / 4;
+  s.tried = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  if (!measure (&s, &defaults, -1, REPS, &default_ms, error))
+    goto done;
+  if (default_ms < 0) {
+    g_set_error (error, GST_CL_ERROR, GST_CL_ERROR_FAILED,
+        "the default tuning cannot run");
+    goto done;
+  }
+  best = defaults;
+  best_ms = default_ms;
+  if (!descend (&s, &best, &best_ms, error)
+      || !confirm (&s, &best, &best_ms, &defaults, &default_ms, error))
+    goto done;
+
+  /* stored with its shape resolved, so that the report names it */
+  if (best.shape == GST_CL_KERNEL_SHAPE_AUTO)
+    best.shape = gst_cl_tuning_uses_strips (&best, device) ?
+        GST_CL_KERNEL_SHAPE_STRIPS : GST_CL_KERNEL_SHAPE_TILES;
+  report->entry.tuning = best;
+  report->entry.tuned_ms = best_ms;
+  report->entry.default_ms = default_ms;
+  report->measured = TRUE;
+  report->candidates = s.measured;
+  report->elapsed_ms = (g_get_monotonic_time () - s.start) / 1000.0;
+  GST_INFO ("%s: %u candidates in %.0f ms, %.4f ms against %.4f ms with the "
+      "defaults", case_key, s.measured, report->elapsed_ms, best_ms,
+      default_ms);
+  if (!gst_cl_tune_store_save (store, case_key, source_sum, &report->entry,
+          &err)) {
+    /* the choice is used anyway; it will be measured again next time */
+    GST_WARNING ("could not store the tuning of %s: %s", case_key,
+        err->message);
+    g_clear_error (&err);
+  }
+  if (mode == GST_CL_TUNER_SWEEP) {
+    report->sweep = g_ptr_array_new_with_free_func ((GDestroyNotify)
+        gst_structure_free);
+    if (!sweep (&s, report->sweep, error))
+      goto done;
+  }
+  ok = TRUE;
+
+done:
+  g_hash_table_unref (s.tried);
+  if (!ok)
+    gst_cl_tuner_report_clear (report);
+  return ok;
+}
+
+void
+gst_cl_tuner_report_clear (GstClTunerReport * report)
+{
+  g_clear_pointer (&report->sweep, g_ptr_array_unref);
+}
+
+/**
+ * gst_cl_tuner_report_to_structure:
+ *
+ * The "clfilters-tuning" element message of a measured case
+ * (docs/tuning.md).
+ */
+GstStructure *
+gst_cl_tuner_report_to_structure (const GstClTunerReport * report,
+    const gchar * case_key)
+{
+  const GstClDecomposition *t = &report->entry.tuning;
+  GstStructure *s = gst_structure_new ("clfilters-tuning",
+      "case", G_TYPE_STRING, case_key,
+      "measured", G_TYPE_BOOLEAN, report->measured,
+      "kernel-shape", G_TYPE_STRING,
+      t->shape == GST_CL_KERNEL_SHAPE_STRIPS ? "strips" :
+      t->shape == GST_CL_KERNEL_SHAPE_TILES ? "tiles" : "auto",
+      "work-group-size", G_TYPE_UINT, t->work_group_size,
+      "rows-per-item", G_TYPE_UINT, t->rows_per_item,
+      "pixels-per-item", G_TYPE_UINT, t->pixels_per_item,
+      "tuned-ms", G_TYPE_DOUBLE, report->entry.tuned_ms,
+      "default-ms", G_TYPE_DOUBLE, report->entry.default_ms,
+      "candidates", G_TYPE_UINT, report->candidates,
+      "elapsed-ms", G_TYPE_DOUBLE, report->elapsed_ms, NULL);
+  guint i;
+
+  if (report->sweep) {
+    GValue arr = G_VALUE_INIT, v = G_VALUE_INIT;
+    gst_value_array_init (&arr, report->sweep->len);
+    for (i = 0; i < report->sweep->len; i++) {
+      g_value_init (&v, GST_TYPE_STRUCTURE);
+      gst_value_set_structure (&v, report->sweep->pdata[i]);
+      gst_value_array_append_and_take_value (&arr, &v);
+      memset (&v, 0, sizeof (v));
+    }
+    gst_structure_take_value (s, "sweep", &arr);
+  }
+  return s;
+}
