@@ -2,9 +2,12 @@
 /* gstcltuner.c: measuring kernel work decompositions on a device and
  * keeping the fastest. See gstcltuner.h and docs/tuning.md.
  *
- * The search is a coordinate descent from the defaults: first the shape
- * (strips or tiles), then each free property in turn over its values,
- * twice, within GST_CL_TUNER_BUDGET_US. Kernel times come from the
+ * The search starts with a coordinate descent from the defaults: first the
+ * shape (strips or tiles), then each free property in turn over its
+ * values, twice; then, while GST_CL_TUNER_BUDGET_US allows (it does for
+ * most cases: a few hundred kernel runs), every other candidate of the
+ * chosen shape's grid, so that combinations the descent cannot reach one
+ * property at a time are measured too. Kernel times come from the
  * profiling events (the device's queues always profile), the minimum of a
  * few runs after one warm-up run (which also pays for any compilation the
  * driver does for a new work-group size). A choice replaces the defaults
@@ -19,8 +22,9 @@
 GST_DEBUG_CATEGORY_STATIC (gst_cl_tuner_debug);
 #define GST_CAT_DEFAULT gst_cl_tuner_debug
 
-/* timed runs per candidate after the warm-up */
-#define REPS 3
+/* timed runs per candidate after the warm-up (timings on a busy CPU jump
+ * between levels: the minimum of several finds the quiet one) */
+#define REPS 5
 /* a candidate whose warm-up run takes this many times the best so far is
  * not timed further */
 #define HOPELESS 4.0
@@ -205,6 +209,17 @@ describe (Search * s, const GstClDecomposition * t)
       t->work_group_size, t->rows_per_item, t->pixels_per_item);
 }
 
+/* Whether @a and @b cut the work the same way. */
+static gboolean
+same (Search * s, const GstClDecomposition * a, const GstClDecomposition * b)
+{
+  gchar *x = describe (s, a), *y = describe (s, b);
+  gboolean eq = g_str_equal (x, y);
+  g_free (x);
+  g_free (y);
+  return eq;
+}
+
 /* The kernels' time with @t (merged with the explicit properties): the
  * minimum of REPS runs after a warm-up, or the warm-up alone when it is
  * hopeless against @best_ms. Negative when the candidate cannot run (a
@@ -253,25 +268,16 @@ over_budget (const Search * s)
   return g_get_monotonic_time () > s->deadline;
 }
 
-/* Coordinate descent from the defaults; @best and @best_ms in/out. */
+/* Coordinate descent from @best within its shape; @best and @best_ms
+ * in/out. */
 static gboolean
-descend (Search * s, GstClDecomposition * best, gdouble * best_ms, GError ** error)
+descend (Search * s, GstClDecomposition * best, gdouble * best_ms,
+    GError ** error)
 {
   gboolean strips, changed = TRUE;
   guint pass, f, i;
   gdouble ms;
 
-  if (s->fixed.shape == GST_CL_KERNEL_SHAPE_AUTO) {
-    GstClDecomposition other = *best;
-    other.shape = gst_cl_tuning_uses_strips (best, s->device) ?
-        GST_CL_KERNEL_SHAPE_TILES : GST_CL_KERNEL_SHAPE_STRIPS;
-    if (!measure (s, &other, *best_ms, REPS, &ms, error))
-      return FALSE;
-    if (ms > 0 && ms < *best_ms) {
-      *best = other;
-      *best_ms = ms;
-    }
-  }
   strips = gst_cl_tuning_uses_strips (best, s->device);
   for (pass = 0; pass < 2 && changed; pass++) {
     changed = FALSE;
@@ -294,6 +300,39 @@ descend (Search * s, GstClDecomposition * best, gdouble * best_ms, GError ** err
       }
     }
   }
+  return TRUE;
+}
+
+/* The rest of the grid of @best's shape, until the budget ends. */
+static gboolean
+grid (Search * s, GstClDecomposition * best, gdouble * best_ms,
+    GError ** error)
+{
+  gboolean strips = gst_cl_tuning_uses_strips (best, s->device);
+  const guint (*v)[9] = strips ? strip_values : tile_values;
+  GstClDecomposition c = *best;
+  guint g, r, p;
+  gdouble ms;
+
+  c.shape = strips ? GST_CL_KERNEL_SHAPE_STRIPS : GST_CL_KERNEL_SHAPE_TILES;
+  for (g = 0; g < 9 && (g == 0 || v[GROUP][g]); g++)
+    for (r = 0; r < 9 && (r == 0 || v[ROWS][r]); r++)
+      for (p = 0; p < 9 && (p == 0 || v[PIXELS][p]); p++) {
+        if ((g && !field_free (s, GROUP)) || (r && !field_free (s, ROWS)) ||
+            (p && !field_free (s, PIXELS)))
+          continue;
+        if (over_budget (s))
+          return TRUE;
+        c.work_group_size = v[GROUP][g];
+        c.rows_per_item = v[ROWS][r];
+        c.pixels_per_item = v[PIXELS][p];
+        if (!measure (s, &c, *best_ms, REPS, &ms, error))
+          return FALSE;
+        if (ms > 0 && ms < *best_ms) {
+          *best = c;
+          *best_ms = ms;
+        }
+      }
   return TRUE;
 }
 
@@ -414,8 +453,34 @@ gst_cl_tuner_tune (GstClDevice * device, const gchar * case_key,
   best = defaults;
   best_ms = default_ms;
   if (!descend (&s, &best, &best_ms, error)
-      || !confirm (&s, &best, &best_ms, &defaults, &default_ms, error))
+      || !grid (&s, &best, &best_ms, error))
     goto done;
+  /* the other shape last: it rarely wins on a device of its type, and its
+   * first runs may pay a compilation (POCL compiles each new work-group
+   * size of tiles) */
+  if (s.fixed.shape == GST_CL_KERNEL_SHAPE_AUTO && !over_budget (&s)) {
+    GstClDecomposition other = defaults;
+    gdouble ms;
+    other.shape = gst_cl_tuning_uses_strips (&defaults, device) ?
+        GST_CL_KERNEL_SHAPE_TILES : GST_CL_KERNEL_SHAPE_STRIPS;
+    if (!measure (&s, &other, best_ms, REPS, &ms, error))
+      goto done;
+    if (ms > 0 && ms < best_ms) {
+      best = other;
+      best_ms = ms;
+      if (!descend (&s, &best, &best_ms, error)
+          || !grid (&s, &best, &best_ms, error))
+        goto done;
+    }
+  }
+  /* nothing to confirm when the defaults stayed best */
+  if (!same (&s, &best, &defaults) &&
+      !confirm (&s, &best, &best_ms, &defaults, &default_ms, error))
+    goto done;
+  if (same (&s, &best, &defaults)) {
+    best = defaults;
+    best_ms = default_ms;
+  }
 
   /* stored with its shape resolved, so that the report names it */
   if (best.shape == GST_CL_KERNEL_SHAPE_AUTO)
