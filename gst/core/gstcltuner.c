@@ -2,9 +2,9 @@
 /* gstcltuner.c: measuring kernel work decompositions on a device and
  * keeping the fastest. See gstcltuner.h and docs/tuning.md.
  *
- * The search starts with a coordinate descent from the defaults: first the
- * shape (strips or tiles), then each free property in turn over its
- * values, twice; then, while GST_CL_TUNER_BUDGET_US allows (it does for
+ * The search starts with a coordinate descent from the defaults, within
+ * the device's shape (strips on CPUs, tiles elsewhere, or kernel-shape):
+ * each free property in turn over its values, twice; then, while GST_CL_TUNER_BUDGET_US allows (it does for
  * most cases: a few hundred kernel runs), every other candidate of the
  * chosen shape's grid, so that combinations the descent cannot reach one
  * property at a time are measured too. Kernel times come from the
@@ -22,14 +22,20 @@
 GST_DEBUG_CATEGORY_STATIC (gst_cl_tuner_debug);
 #define GST_CAT_DEFAULT gst_cl_tuner_debug
 
-/* timed runs per candidate after the warm-up (timings on a busy CPU jump
- * between levels: the minimum of several finds the quiet one) */
-#define REPS 5
+/* timed runs per candidate after the warm-up: enough for about
+ * TARGET_MS of kernel time, within [MIN_REPS, MAX_REPS] (timings on a busy
+ * CPU jump between levels, and GPU kernels of 20-50 us vary by 10-20 %
+ * from run to run: the minimum of many finds the quiet level) */
+#define MIN_REPS 5
+#define MAX_REPS 48
+#define TARGET_MS 1.0
 /* a candidate whose warm-up run takes this many times the best so far is
  * not timed further */
 #define HOPELESS 4.0
 /* the defaults are replaced only by a candidate this much faster */
 #define NOISE 0.97
+/* the median of three */
+#define MED3(x) (MAX (MIN (x[0], x[1]), MIN (MAX (x[0], x[1]), x[2])))
 
 /* the values tried for each property, per shape (0: the default) */
 enum
@@ -185,6 +191,7 @@ typedef struct
   gint64 start, deadline;
   GHashTable *tried;            /* "strips|tiles g r p" -> ms (boxed) */
   guint measured;
+  guint reps;                   /* timed runs per candidate */
 } Search;
 
 static guint *
@@ -221,7 +228,7 @@ same (Search * s, const GstClDecomposition * a, const GstClDecomposition * b)
 }
 
 /* The kernels' time with @t (merged with the explicit properties): the
- * minimum of REPS runs after a warm-up, or the warm-up alone when it is
+ * minimum of @reps runs after a warm-up, or the warm-up alone when it is
  * hopeless against @best_ms. Negative when the candidate cannot run (a
  * work-group too large for a kernel): it is skipped. */
 static gboolean
@@ -290,7 +297,7 @@ descend (Search * s, GstClDecomposition * best, gdouble * best_ms,
         if (over_budget (s))
           return TRUE;
         *field (&c, f) = values[i];
-        if (!measure (s, &c, *best_ms, REPS, &ms, error))
+        if (!measure (s, &c, *best_ms, s->reps, &ms, error))
           return FALSE;
         if (ms > 0 && ms < *best_ms) {
           *best = c;
@@ -326,7 +333,7 @@ grid (Search * s, GstClDecomposition * best, gdouble * best_ms,
         c.work_group_size = v[GROUP][g];
         c.rows_per_item = v[ROWS][r];
         c.pixels_per_item = v[PIXELS][p];
-        if (!measure (s, &c, *best_ms, REPS, &ms, error))
+        if (!measure (s, &c, *best_ms, s->reps, &ms, error))
           return FALSE;
         if (ms > 0 && ms < *best_ms) {
           *best = c;
@@ -336,29 +343,24 @@ grid (Search * s, GstClDecomposition * best, gdouble * best_ms,
   return TRUE;
 }
 
-/* Alternated runs of the choice and the defaults: the choice stays only if
- * it is faster by more than the noise. */
+/* Alternated measurements of the choice and the defaults, three each: the
+ * choice stays only if the median is faster by more than the noise. */
 static gboolean
 confirm (Search * s, GstClDecomposition * best, gdouble * best_ms,
     const GstClDecomposition * defaults, gdouble * default_ms, GError ** error)
 {
   gdouble a[3], b[3], t;
-  GstClDecomposition m;
   guint i;
 
   for (i = 0; i < 3; i++) {
-    gst_cl_tuning_merge (&s->fixed, best, &m);
-    if (!s->run (&m, &a[i], s->user_data, error))
-      return FALSE;
-    gst_cl_tuning_merge (&s->fixed, defaults, &m);
-    if (!s->run (&m, &b[i], s->user_data, error))
+    /* afresh: not the search's figures */
+    g_hash_table_remove_all (s->tried);
+    if (!measure (s, best, -1, s->reps, &a[i], error)
+        || !measure (s, defaults, -1, s->reps, &b[i], error))
       return FALSE;
   }
-  /* medians of three */
-#define MED3(x) (MAX (MIN (x[0], x[1]), MIN (MAX (x[0], x[1]), x[2])))
   *best_ms = MED3 (a);
   *default_ms = MED3 (b);
-#undef MED3
   if (!(*best_ms < NOISE * *default_ms)) {
     t = *default_ms;
     *best = *defaults;
@@ -367,11 +369,16 @@ confirm (Search * s, GstClDecomposition * best, gdouble * best_ms,
   return TRUE;
 }
 
-/* Every candidate of the grid, for the report. */
+/* Every candidate of the grid, for the report; then the sweep's best and
+ * @chosen against each other, alternated: the minimum of a sweep is biased
+ * low by the noise, so the head-to-head says how close @chosen is. */
 static gboolean
-sweep (Search * s, GPtrArray * out, GError ** error)
+sweep (Search * s, GPtrArray * out, const GstClDecomposition * chosen,
+    GstClTunerReport * report, GError ** error)
 {
-  guint sh, g, r, p;
+  GstClDecomposition best = *chosen;
+  gdouble best_ms = -1, a[3], b[3];
+  guint sh, g, r, p, i;
 
   for (sh = 0; sh < 2; sh++) {
     GstClKernelShape shape = sh ? GST_CL_KERNEL_SHAPE_TILES :
@@ -390,8 +397,12 @@ sweep (Search * s, GPtrArray * out, GError ** error)
             continue;
           /* measured afresh: the search's figures are for the search */
           g_hash_table_remove_all (s->tried);
-          if (!measure (s, &c, -1, REPS, &ms, error))
+          if (!measure (s, &c, -1, s->reps, &ms, error))
             return FALSE;
+          if (ms > 0 && (best_ms < 0 || ms < best_ms)) {
+            best = c;
+            best_ms = ms;
+          }
           g_ptr_array_add (out, gst_structure_new ("candidate",
                   "kernel-shape", G_TYPE_STRING, sh ? "tiles" : "strips",
                   "work-group-size", G_TYPE_UINT, c.work_group_size,
@@ -400,6 +411,14 @@ sweep (Search * s, GPtrArray * out, GError ** error)
                   "ms", G_TYPE_DOUBLE, ms, NULL));
         }
   }
+  for (i = 0; i < 3; i++) {
+    g_hash_table_remove_all (s->tried);
+    if (!measure (s, chosen, -1, s->reps, &a[i], error)
+        || !measure (s, &best, -1, s->reps, &b[i], error))
+      return FALSE;
+  }
+  report->recheck_chosen_ms = MED3 (a);
+  report->recheck_best_ms = MED3 (b);
   return TRUE;
 }
 
@@ -443,8 +462,11 @@ gst_cl_tuner_tune (GstClDevice * device, const gchar * case_key,
   s.deadline = s.start + GST_CL_TUNER_BUDGET_US * 3 / 4;
   s.tried = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 
-  if (!measure (&s, &defaults, -1, REPS, &default_ms, error))
+  s.reps = MIN_REPS;
+  if (!measure (&s, &defaults, -1, s.reps, &default_ms, error))
     goto done;
+  if (default_ms > 0)
+    s.reps = CLAMP ((guint) (TARGET_MS / default_ms), MIN_REPS, MAX_REPS);
   if (default_ms < 0) {
     g_set_error (error, GST_CL_ERROR, GST_CL_ERROR_FAILED,
         "the default tuning cannot run");
@@ -455,24 +477,11 @@ gst_cl_tuner_tune (GstClDevice * device, const gchar * case_key,
   if (!descend (&s, &best, &best_ms, error)
       || !grid (&s, &best, &best_ms, error))
     goto done;
-  /* the other shape last: it rarely wins on a device of its type, and its
-   * first runs may pay a compilation (POCL compiles each new work-group
-   * size of tiles) */
-  if (s.fixed.shape == GST_CL_KERNEL_SHAPE_AUTO && !over_budget (&s)) {
-    GstClDecomposition other = defaults;
-    gdouble ms;
-    other.shape = gst_cl_tuning_uses_strips (&defaults, device) ?
-        GST_CL_KERNEL_SHAPE_TILES : GST_CL_KERNEL_SHAPE_STRIPS;
-    if (!measure (&s, &other, best_ms, REPS, &ms, error))
-      goto done;
-    if (ms > 0 && ms < best_ms) {
-      best = other;
-      best_ms = ms;
-      if (!descend (&s, &best, &best_ms, error)
-          || !grid (&s, &best, &best_ms, error))
-        goto done;
-    }
-  }
+  /* The other shape is not searched: tiles on CPUs took 5-10x the time
+   * of strips on POCL 3.1 and 5.0, strips on GPUs 20-200x that of tiles
+   * (docs/tuning.md), and POCL compiles tiles anew for each work-group
+   * size, for up to 2 s on first use: the budget would go to a compiler.
+   * kernel-shape set on the element searches that shape instead. */
   /* nothing to confirm when the defaults stayed best */
   if (!same (&s, &best, &defaults) &&
       !confirm (&s, &best, &best_ms, &defaults, &default_ms, error))
@@ -505,7 +514,7 @@ gst_cl_tuner_tune (GstClDevice * device, const gchar * case_key,
   if (mode == GST_CL_TUNER_SWEEP) {
     report->sweep = g_ptr_array_new_with_free_func ((GDestroyNotify)
         gst_structure_free);
-    if (!sweep (&s, report->sweep, error))
+    if (!sweep (&s, report->sweep, &best, report, error))
       goto done;
   }
   ok = TRUE;
@@ -559,6 +568,9 @@ gst_cl_tuner_report_to_structure (const GstClTunerReport * report,
       memset (&v, 0, sizeof (v));
     }
     gst_structure_take_value (s, "sweep", &arr);
+    gst_structure_set (s, "recheck-chosen-ms", G_TYPE_DOUBLE,
+        report->recheck_chosen_ms, "recheck-best-ms", G_TYPE_DOUBLE,
+        report->recheck_best_ms, NULL);
   }
   return s;
 }

@@ -63,6 +63,9 @@ GstClTunerMode gst_cl_tuner_mode (void);
  * @sweep: (nullable): with GST_CL_TUNER_SWEEP, a GstStructure
  *   "candidate" per candidate (kernel-shape, work-group-size,
  *   rows-per-item, pixels-per-item, ms)
+ * @recheck_chosen_ms: with the sweep, the choice's time measured
+ *   alternately with the sweep's best (median of three)
+ * @recheck_best_ms: and the sweep's best's
  */
 typedef struct
 {
@@ -71,6 +74,7 @@ typedef struct
   guint candidates;
   gdouble elapsed_ms;
   GPtrArray *sweep;
+  gdouble recheck_chosen_ms, recheck_best_ms;
 } GstClTunerReport;
 
 gchar *gst_cl_tuner_source_sum (const gchar * program_source);
