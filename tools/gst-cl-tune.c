@@ -17,8 +17,11 @@
 GST_DEBUG_CATEGORY_STATIC (gst_cl_tune_debug);
 #define GST_CAT_DEFAULT gst_cl_tune_debug
 
-/* the longest wait for a pipeline's next message */
+/* the longest wait for a pipeline's next message: the tuning (at most a
+ * few seconds), or with --sweep every candidate of both shapes (a radius-7
+ * blur of 4K RGBA in tiles on a 2-core CPU alone takes minutes) */
 #define CASE_TIMEOUT (120 * GST_SECOND)
+#define SWEEP_TIMEOUT (1800 * GST_SECOND)
 /* the elements do not tune smaller frames (GST_CL_TUNER_MIN_PIXELS) */
 #define MIN_PIXELS (256 * 256)
 /* a choice this close to the sweep's best counts as found */
@@ -231,6 +234,7 @@ run_case (Tune * t, gchar ** name, GError ** error)
   gchar *desc;
   gboolean done = FALSE, ok = FALSE, warned = FALSE;
   guint w = 0, h = 0;
+  GstClockTime timeout;
   GstBus *bus;
 
   sscanf (name[2], "%ux%u", &w, &h);
@@ -247,8 +251,9 @@ run_case (Tune * t, gchar ** name, GError ** error)
     g_object_set (el, "device", t->device, NULL);
   bus = gst_element_get_bus (pipeline);
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  timeout = t->sweep ? SWEEP_TIMEOUT : CASE_TIMEOUT;
   while (!done) {
-    GstMessage *msg = gst_bus_timed_pop_filtered (bus, CASE_TIMEOUT,
+    GstMessage *msg = gst_bus_timed_pop_filtered (bus, timeout,
         GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_WARNING |
         GST_MESSAGE_ELEMENT);
     GError *err = NULL;
@@ -256,7 +261,7 @@ run_case (Tune * t, gchar ** name, GError ** error)
 
     if (!msg) {
       g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
-          "no EOS within %u s", (guint) (CASE_TIMEOUT / GST_SECOND));
+          "no EOS within %u s", (guint) (timeout / GST_SECOND));
       break;
     }
     if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT
