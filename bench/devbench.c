@@ -286,7 +286,107 @@ typedef struct
   gchar name[256];
   double h2d_pageable, d2h_pageable, h2d_pinned, d2h_pinned;     /* GB/s */
   double device_copy;           /* GB/s read + written */
+  /* from profiling events, kernel time only: */
+  double copy_buffer;           /* clEnqueueCopyBuffer, GB/s read + written */
+  double copy_kernel;           /* a 16-byte-per-item copy kernel, same */
+  double reduce_kernel;         /* a read-only sum of every byte, GB/s read */
 } Floors;
+
+/* The device's best copy and a read-only pass, written as plainly as a
+ * device allows: one 16-byte vector per work-item (a grid of them), and a
+ * sum of 16-byte vectors, each item striding over the buffer, one atomic
+ * add per work-group. What the filters' kernels are measured against
+ * (docs/performance.md, "GPU kernels against the device's copy"). */
+static const char *floor_source =
+    "__kernel void copy16 (__global const uint4 * s, __global uint4 * d)\n"
+    "{ size_t i = get_global_id (0); d[i] = s[i]; }\n"
+    "__kernel void reduce16 (__global const uint4 * s, uint n,\n"
+    "    __global uint * out, __local uint * l)\n"
+    "{\n"
+    "  uint4 acc = (uint4) (0);\n"
+    "  for (size_t i = get_global_id (0); i < n; i += get_global_size (0))\n"
+    "    acc += s[i];\n"
+    "  uint lid = get_local_id (0);\n"
+    "  l[lid] = acc.x + acc.y + acc.z + acc.w;\n"
+    "  barrier (CLK_LOCAL_MEM_FENCE);\n"
+    "  for (uint k = get_local_size (0) / 2; k > 0; k >>= 1) {\n"
+    "    if (lid < k) l[lid] += l[lid + k];\n"
+    "    barrier (CLK_LOCAL_MEM_FENCE);\n"
+    "  }\n"
+    "  if (lid == 0) atomic_add (out, l[0]);\n"
+    "}\n";
+
+/* The kernel time of event @e, waited for, in ms; releases @e. */
+static double
+event_ms (cl_event e)
+{
+  cl_ulong a = 0, b = 0;
+  clWaitForEvents (1, &e);
+  clGetEventProfilingInfo (e, CL_PROFILING_COMMAND_START, sizeof (a), &a,
+      NULL);
+  clGetEventProfilingInfo (e, CL_PROFILING_COMMAND_END, sizeof (b), &b, NULL);
+  clReleaseEvent (e);
+  return (b - a) / 1e6;
+}
+
+static void
+measure_kernel_floors (cl_context ctx, cl_device_id d, cl_mem dev,
+    cl_mem dev2, gsize size, Floors * f)
+{
+  cl_command_queue q = clCreateCommandQueue (ctx, d,
+      CL_QUEUE_PROFILING_ENABLE, NULL);
+  cl_program p = clCreateProgramWithSource (ctx, 1, &floor_source, NULL,
+      NULL);
+  cl_kernel kc = NULL, kr = NULL;
+  cl_mem out = clCreateBuffer (ctx, CL_MEM_READ_WRITE, 4, NULL, NULL);
+  size_t n16 = size / 16, gc = n16, lc = 256, units = 0, gr, lr = 256;
+  double tb[20], tk[20], tr[20];
+  cl_uint n = (cl_uint) n16;
+  cl_event e;
+  guint i;
+
+  if (!q || clBuildProgram (p, 1, &d, "", NULL, NULL) != CL_SUCCESS)
+    goto done;
+  kc = clCreateKernel (p, "copy16", NULL);
+  kr = clCreateKernel (p, "reduce16", NULL);
+  clGetDeviceInfo (d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof (cl_uint), &units,
+      NULL);
+  gc = (n16 + lc - 1) / lc * lc;
+  if (gc != n16)
+    gc = n16 / lc * lc;         /* whole groups; the rest is not copied */
+  /* a few groups per compute unit, each item striding */
+  gr = MAX (1, (size_t) units) * 8 * lr;
+  clSetKernelArg (kc, 0, sizeof (cl_mem), &dev);
+  clSetKernelArg (kc, 1, sizeof (cl_mem), &dev2);
+  clSetKernelArg (kr, 0, sizeof (cl_mem), &dev);
+  clSetKernelArg (kr, 1, sizeof (cl_uint), &n);
+  clSetKernelArg (kr, 2, sizeof (cl_mem), &out);
+  clSetKernelArg (kr, 3, lr * sizeof (cl_uint), NULL);
+  for (i = 0; i < 20; i++) {
+    clEnqueueCopyBuffer (q, dev, dev2, 0, 0, size, 0, NULL, &e);
+    tb[i] = event_ms (e);
+    if (clEnqueueNDRangeKernel (q, kc, 1, NULL, &gc, &lc, 0, NULL, &e)
+        != CL_SUCCESS)
+      goto done;
+    tk[i] = event_ms (e);
+    if (clEnqueueNDRangeKernel (q, kr, 1, NULL, &gr, &lr, 0, NULL, &e)
+        != CL_SUCCESS)
+      goto done;
+    tr[i] = event_ms (e);
+  }
+  f->copy_buffer = 2.0 * size / median (tb, 20) / 1e6;
+  f->copy_kernel = 2.0 * gc * 16 / median (tk, 20) / 1e6;
+  f->reduce_kernel = (double) size / median (tr, 20) / 1e6;
+done:
+  if (kc)
+    clReleaseKernel (kc);
+  if (kr)
+    clReleaseKernel (kr);
+  clReleaseMemObject (out);
+  clReleaseProgram (p);
+  if (q)
+    clReleaseCommandQueue (q);
+}
 
 static cl_device_id
 pick_device (const gchar * sel)
@@ -381,6 +481,7 @@ measure_floors (const gchar * sel, gsize size, Floors * f)
   }
   f->device_copy = 2.0 * size / median (t, n) / 1e9;
   g_free (t);
+  measure_kernel_floors (ctx, d, dev, dev2, size, f);
   f->valid = TRUE;
   clEnqueueUnmapMemObject (q, pinned, pin, 0, NULL, NULL);
   clFinish (q);
@@ -491,10 +592,15 @@ main (int argc, char **argv)
     else if (fl.valid)
       out (o, "The device shares host memory: no transfers; device copy "
           "%.1f GB/s (read + write).\n\n", fl.device_copy);
+    if (fl.valid)
+      out (o, "Kernel floors (profiling events, %.1f MB): "
+          "clEnqueueCopyBuffer %.0f GB/s, copy kernel %.0f GB/s (read + "
+          "write), read-only reduction %.0f GB/s.\n\n", vi.size / 1e6,
+          fl.copy_buffer, fl.copy_kernel, fl.reduce_kernel);
     out (o, "| element | format | ms/frame | memcpy ms | x memcpy | "
-        "upload ms | kernel ms | download ms | kernel GB/s | x PCIe floor | "
-        "input frames |\n"
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        "upload ms | kernel ms | download ms | kernel GB/s | of best copy | "
+        "x PCIe floor | input frames |\n"
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     for (c = 0; c < G_N_ELEMENTS (cases); c++) {
       const Case *cs = &cases[c];
       GstVideoInfo fvi;
@@ -502,7 +608,11 @@ main (int argc, char **argv)
       Result p = { 0, };
       double mc, bytes, floor_ms = -1;
       gboolean analyzer = g_str_has_prefix (cs->desc, "clhistogram");
-      gchar *u, *kk, *dd, *kgbs, *pf;
+      gchar *u, *kk, *dd, *kgbs, *pf, *pc;
+      /* filters against the best copy, analyzers against the read-only
+       * reduction (kernel floors above) */
+      double best = analyzer ? fl.reduce_kernel : MAX (fl.copy_buffer,
+          fl.copy_kernel);
 
       if (cs->tuning && !tuning)
         continue;
@@ -532,14 +642,18 @@ main (int argc, char **argv)
           : g_strdup ("-");
       pf = floor_ms > 0 ? g_strdup_printf ("%.2f", r.ms / floor_ms) :
           g_strdup ("-");
-      out (o, "| %s | %s | %.3f | %.3f | %.2f | %s | %s | %s | %s | %s | %s |\n",
-          cs->desc, cs->format, r.ms, mc, r.ms / mc, u, kk, dd, kgbs, pf,
+      pc = p.kernel > 0 && best > 0 ? g_strdup_printf ("%.0f %%", 100 *
+          bytes / p.kernel / 1e6 / best) : g_strdup ("-");
+      out (o, "| %s | %s | %.3f | %.3f | %.2f | %s | %s | %s | %s | %s | %s | "
+          "%s |\n", cs->desc, cs->format, r.ms, mc, r.ms / mc, u, kk, dd,
+          kgbs, pc, pf,
           !r.pool ? "allocated" : g_str_equal (r.pool, "GstClPinnedPool") ?
           "pinned pool" : "proposed pool");
       g_free (u);
       g_free (kk);
       g_free (dd);
       g_free (kgbs);
+      g_free (pc);
       g_free (pf);
       g_free (p.device);
       g_free (p.pool);
