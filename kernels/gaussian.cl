@@ -146,55 +146,6 @@ g3_vector2 (const __global uchar * a, const __global uchar * b,
   STORE_UC16 (o2 + x, bitselect (r2, convert_uchar16 (cm), amask));
 }
 
-#ifndef GST_CL_CPU
-/* GPUs: a work-item owns one aligned 16-byte column of `rows` rows and
- * walks down it, keeping the horizontal sums of three rows; the bytes one
- * pixel left and right come from the aligned vectors beside its own (which
- * its neighbours load too: cache hits) by byte shuffles. Each row costs
- * three aligned 16-byte loads and each source byte comes from memory once,
- * where g3_vector2 makes twelve unaligned loads for two rows. */
-inline ushort16
-g3_hsum_aligned (const __global uchar * row, int x, uchar16 to_left,
-    uchar16 to_right, uchar16 * centre)
-{
-  const uchar16 p = *(const __global uchar16 *) (row + x - 16);
-  const uchar16 c = *(const __global uchar16 *) (row + x);
-  const uchar16 n = *(const __global uchar16 *) (row + x + 16);
-  *centre = c;
-  return convert_ushort16 (shuffle2 (p, c, to_left)) +
-      (convert_ushort16 (c) << (ushort16) (1)) +
-      convert_ushort16 (shuffle2 (c, n, to_right));
-}
-
-inline void
-g3_walk_aligned (__global const uchar * src, int src_stride,
-    __global uchar * dst, int dst_stride, int height, int step, int x,
-    int y0, int y1, uchar16 amask)
-{
-  const uchar16 iota = (uchar16) (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
-      13, 14, 15);
-  /* shuffle2 lanes 0-15 are the first vector, 16-31 the second */
-  const uchar16 to_left = iota + (uchar16) (16 - step);
-  const uchar16 to_right = iota + (uchar16) (step);
-  uchar16 c0, c1, c2;
-  ushort16 h0 = g3_hsum_aligned (src + (size_t) max (y0 - 1, 0) *
-      src_stride, x, to_left, to_right, &c0);
-  ushort16 h1 = g3_hsum_aligned (src + (size_t) y0 * src_stride, x, to_left,
-      to_right, &c1);
-  for (int y = y0; y < y1; y++) {
-    const ushort16 h2 = g3_hsum_aligned (src + (size_t) min (y + 1,
-            height - 1) * src_stride, x, to_left, to_right, &c2);
-    const uchar16 res = convert_uchar16 ((h0 + (h1 << (ushort16) (1)) + h2 +
-            (ushort16) (8)) >> (ushort16) (4));
-    *(__global uchar16 *) (dst + (size_t) y * dst_stride + x) =
-        bitselect (res, c1, amask);
-    h0 = h1;
-    h1 = h2;
-    c1 = c2;
-  }
-}
-#endif
-
 __kernel void
 gaussian3_buffer (__global const uchar * src, int src_stride,
     __global uchar * dst, int dst_stride, int units, int height, int step,
@@ -210,16 +161,6 @@ gaussian3_buffer (__global const uchar * src, int src_stride,
    * size whenever there is an alpha byte. */
   const int vlo = max (x0, step);
   const int vhi = min (x1, units - step) - 16;
-
-#ifndef GST_CL_CPU
-  if (chunk == 16 && x0 >= 16 && x0 + 32 <= units &&
-      ((src_stride | dst_stride) & 15) == 0 &&
-      (((size_t) src | (size_t) dst) & 15) == 0) {
-    g3_walk_aligned (src, src_stride, dst, dst_stride, height, step, x0, y0,
-        y1, amask);
-    return;
-  }
-#endif
 
   /* pairs of rows: a quarter fewer loads, which pays on GPUs. On CPUs one
    * row at a time is faster on frames that come from memory (six streams of
