@@ -149,40 +149,17 @@ g3_vector2 (const __global uchar * a, const __global uchar * b,
 #ifndef GST_CL_CPU
 /* GPUs, rows 16-byte aligned: a work-item owns one aligned 16-byte column
  * of `rows` rows and walks down it, keeping the horizontal sums of three
- * rows. A row costs one aligned 16-byte load and the aligned words left
- * and right of it (cache hits: the neighbours load them as their own);
- * the bytes one pixel (`step` bytes) away come from pairs of words by
- * 64-bit shifts, not from unaligned vector loads (which NVIDIA's compiler
- * splits into byte loads: 12 of them per byte pair of rows before). */
-inline uint
-g3_from_left (uint before, uint word, int step)
-{
-  return (uint) (upsample (word, before) >> (8 * (4 - step)));
-}
-
-inline uint
-g3_from_right (uint word, uint after, int step)
-{
-  return (uint) (upsample (after, word) >> (8 * step));
-}
-
+ * rows; each row's neighbours come from gst_cl_load_aligned16 (common.cl),
+ * not from unaligned vector loads (which NVIDIA's compiler splits into
+ * byte loads: 12 of them per byte pair of rows before). */
 inline ushort16
 g3_hsum_aligned (const __global uchar * row, int x, int step,
     uchar16 * centre)
 {
-  const uint4 c = *(const __global uint4 *) (row + x);
-  const uint before = *(const __global uint *) (row + x - 4);
-  const uint after = *(const __global uint *) (row + x + 16);
-  const uint4 l = (uint4) (g3_from_left (before, c.x, step),
-      g3_from_left (c.x, c.y, step), g3_from_left (c.y, c.z, step),
-      g3_from_left (c.z, c.w, step));
-  const uint4 r = (uint4) (g3_from_right (c.x, c.y, step),
-      g3_from_right (c.y, c.z, step), g3_from_right (c.z, c.w, step),
-      g3_from_right (c.w, after, step));
-  *centre = as_uchar16 (c);
-  return convert_ushort16 (as_uchar16 (l)) +
-      (convert_ushort16 (as_uchar16 (c)) << (ushort16) (1)) +
-      convert_ushort16 (as_uchar16 (r));
+  uchar16 l, r;
+  gst_cl_load_aligned16 (row, x, step, &l, centre, &r);
+  return convert_ushort16 (l) + (convert_ushort16 (*centre) <<
+      (ushort16) (1)) + convert_ushort16 (r);
 }
 
 inline void
@@ -226,10 +203,8 @@ gaussian3_buffer (__global const uchar * src, int src_stride,
   const int vhi = min (x1, units - step) - 16;
 
 #ifndef GST_CL_CPU
-  /* a whole aligned column with room for the words beside it */
-  if (chunk == 16 && x0 >= 4 && x0 + 20 <= units &&
-      ((src_stride | dst_stride) & 15) == 0 &&
-      (((size_t) src | (size_t) dst) & 15) == 0) {
+  if (gst_cl_aligned16_ok (src, src_stride, dst, dst_stride, x0, chunk,
+          units)) {
     g3_walk_aligned (src, src_stride, dst, dst_stride, height, step, x0, y0,
         y1, amask);
     return;

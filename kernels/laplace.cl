@@ -159,6 +159,43 @@ lap_scalar (const __global uchar * a, const __global uchar * b,
   }
 }
 
+#ifndef GST_CL_CPU
+/* GPUs, rows 16-byte aligned: as g3_walk_aligned in gaussian.cl, a
+ * work-item walks down one aligned 16-byte column keeping three rows of
+ * horizontal sums, the neighbours from gst_cl_load_aligned16 (common.cl). */
+inline short16
+lap_hsum_aligned (const __global uchar * row, int x, int step,
+    uchar16 * centre)
+{
+  uchar16 l, r;
+  gst_cl_load_aligned16 (row, x, step, &l, centre, &r);
+  return convert_short16 (l) + convert_short16 (*centre) +
+      convert_short16 (r);
+}
+
+inline __attribute__ ((always_inline)) void
+lap_walk_aligned (__global const uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, int height, int step, int x,
+    int y0, int y1, uchar16 amask, const int variant, int q)
+{
+  uchar16 c0, c1, c2;
+  short16 h0 = lap_hsum_aligned (src + (size_t) max (y0 - 1, 0) *
+      src_stride, x, step, &c0);
+  short16 h1 = lap_hsum_aligned (src + (size_t) y0 * src_stride, x, step,
+      &c1);
+  for (int y = y0; y < y1; y++) {
+    const short16 h2 = lap_hsum_aligned (src + (size_t) min (y + 1,
+            height - 1) * src_stride, x, step, &c2);
+    *(__global uchar16 *) (dst + (size_t) y * dst_stride + x) =
+        bitselect (lap_finish (h0 + h1 + h2, convert_short16 (c1), variant,
+            q), c1, amask);
+    h0 = h1;
+    h1 = h2;
+    c1 = c2;
+  }
+}
+#endif
+
 inline __attribute__ ((always_inline)) void
 lap_rows (__global const uchar * src, int src_stride, __global uchar * dst,
     int dst_stride, int units, int height, int step, int alpha, int x0,
@@ -172,6 +209,14 @@ lap_rows (__global const uchar * src, int src_stride, __global uchar * dst,
   const int vlo = max (x0, step);
   const int vhi = min (x1, units - step) - 16;
 
+#ifndef GST_CL_CPU
+  if (gst_cl_aligned16_ok (src, src_stride, dst, dst_stride, x0, x1 - x0,
+          units) && x1 - x0 == 16) {
+    lap_walk_aligned (src, src_stride, dst, dst_stride, height, step, x0,
+        y0, y1, amask, variant, q);
+    return;
+  }
+#endif
   for (int y = y0; y < y1; y++) {
     const __global uchar *a = src + (size_t) max (y - 1, 0) * src_stride;
     const __global uchar *b = src + (size_t) y * src_stride;

@@ -305,6 +305,30 @@ GST_START_TEST (test_sample_of_decompositions)
 
 GST_END_TEST;
 
+/* Tiles of 16-byte chunks over rows whose stride is a multiple of 16 (the
+ * frames' default strides here): on GPUs the 3x3 kernels walk aligned
+ * columns there (gst_cl_load_aligned16), which GST_CL_GPU_KERNELS=1 runs
+ * on POCL; rows per item 1, 3 (a remainder) and 8. */
+GST_START_TEST (test_aligned_columns)
+{
+  static const gchar *formats[] = { "GRAY8", "RGBA", "RGB", "NV12", "BGRx" };
+  static const guint rows[] = { 1, 3, 8 };
+  guint f, r, e;
+
+  g_setenv ("GST_CL_TUNE", "off", TRUE);
+  for (e = 0; e < 2; e++)
+    for (f = 0; f < G_N_ELEMENTS (formats); f++)
+      for (r = 0; r < G_N_ELEMENTS (rows); r++) {
+        gchar *launch = g_strdup_printf ("%s kernel-shape=tiles "
+            "rows-per-item=%u", e ? "cllaplace" : "clgaussian", rows[r]);
+        fail_unless (run_case_full (launch, formats[f], e ? ref_sharpen :
+                ref_binomial, FALSE) == NULL);
+        g_free (launch);
+      }
+}
+
+GST_END_TEST;
+
 static Suite *
 tuning_suite (void)
 {
@@ -317,6 +341,7 @@ tuning_suite (void)
   tcase_add_test (tc, test_defaults_measure_nothing);
   tcase_add_test (tc, test_corrupt_store_rewritten);
   tcase_add_test (tc, test_sample_of_decompositions);
+  tcase_add_test (tc, test_aligned_columns);
   suite_add_tcase (s, tc);
   return s;
 }
