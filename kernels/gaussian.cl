@@ -152,14 +152,23 @@ g3_vector2 (const __global uchar * a, const __global uchar * b,
  * rows; each row's neighbours come from gst_cl_load_aligned16 (common.cl),
  * not from unaligned vector loads (which NVIDIA's compiler splits into
  * byte loads: 12 of them per byte pair of rows before). */
-inline ushort16
-g3_hsum_aligned (const __global uchar * row, int x, int step,
-    uchar16 * centre)
+/* The horizontal sums l + 2c + r of the 16 bytes as 16-bit lanes packed
+ * two to a word, even bytes in *even, odd bytes in *odd: at most 1020 a
+ * lane, and the vertical sum below at most 4088, so no lane carries into
+ * the next. Four bytes per 32-bit operation where byte vectors would cost
+ * a conversion per lane. */
+#define G3_LO 0x00ff00ffu
+inline void
+g3_hsum_aligned (const __global uchar * row, int x, int step, uint4 * even,
+    uint4 * odd, uint4 * centre)
 {
-  uchar16 l, r;
-  gst_cl_load_aligned16 (row, x, step, &l, centre, &r);
-  return convert_ushort16 (l) + (convert_ushort16 (*centre) <<
-      (ushort16) (1)) + convert_ushort16 (r);
+  uchar16 l, c, r;
+  gst_cl_load_aligned16 (row, x, step, &l, &c, &r);
+  const uint4 lw = as_uint4 (l), cw = as_uint4 (c), rw = as_uint4 (r);
+  *even = (lw & G3_LO) + ((cw & G3_LO) << 1) + (rw & G3_LO);
+  *odd = ((lw >> 8) & G3_LO) + (((cw >> 8) & G3_LO) << 1) +
+      ((rw >> 8) & G3_LO);
+  *centre = cw;
 }
 
 inline void
@@ -167,20 +176,24 @@ g3_walk_aligned (__global const uchar * src, int src_stride,
     __global uchar * dst, int dst_stride, int height, int step, int x,
     int y0, int y1, uchar16 amask)
 {
-  uchar16 c0, c1, c2;
-  ushort16 h0 = g3_hsum_aligned (src + (size_t) max (y0 - 1, 0) *
-      src_stride, x, step, &c0);
-  ushort16 h1 = g3_hsum_aligned (src + (size_t) y0 * src_stride, x, step,
-      &c1);
+  const uint4 keep = as_uint4 (amask);
+  uint4 e0, o0, e1, o1, e2, o2, c0, c1, c2;
+  g3_hsum_aligned (src + (size_t) max (y0 - 1, 0) * src_stride, x, step,
+      &e0, &o0, &c0);
+  g3_hsum_aligned (src + (size_t) y0 * src_stride, x, step, &e1, &o1, &c1);
   for (int y = y0; y < y1; y++) {
-    const ushort16 h2 = g3_hsum_aligned (src + (size_t) min (y + 1,
-            height - 1) * src_stride, x, step, &c2);
-    const uchar16 res = convert_uchar16 ((h0 + (h1 << (ushort16) (1)) + h2 +
-            (ushort16) (8)) >> (ushort16) (4));
-    *(__global uchar16 *) (dst + (size_t) y * dst_stride + x) =
-        bitselect (res, c1, amask);
-    h0 = h1;
-    h1 = h2;
+    g3_hsum_aligned (src + (size_t) min (y + 1, height - 1) * src_stride, x,
+        step, &e2, &o2, &c2);
+    /* (sum + 8) >> 4 in each 16-bit lane */
+    const uint4 se = e0 + (e1 << 1) + e2 + (uint4) (0x00080008u);
+    const uint4 so = o0 + (o1 << 1) + o2 + (uint4) (0x00080008u);
+    const uint4 res = ((se >> 4) & G3_LO) | (((so >> 4) & G3_LO) << 8);
+    *(__global uint4 *) (dst + (size_t) y * dst_stride + x) =
+        bitselect (res, c1, keep);
+    e0 = e1;
+    o0 = o1;
+    e1 = e2;
+    o1 = o2;
     c1 = c2;
   }
 }
