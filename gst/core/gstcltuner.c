@@ -428,8 +428,10 @@ sweep (Search * s, GPtrArray * out, const GstClDecomposition * chosen,
  * @report: (out caller-allocates): the outcome; clear it with
  *   gst_cl_tuner_report_clear()
  *
- * The tuning of @case_key: from @device's store, or (none stored, or @mode
- * asks for it) measured through @run and stored.
+ * Measures the tuning of @case_key through @run and stores it in
+ * @device's store; with GST_CL_TUNER_SWEEP also every candidate. Callers
+ * look for a stored one first (gst_cl_tuner_lookup()), before they make
+ * the scratch frames @run needs.
  */
 gboolean
 gst_cl_tuner_tune (GstClDevice * device, const gchar * case_key,
@@ -447,11 +449,6 @@ gst_cl_tuner_tune (GstClDevice * device, const gchar * case_key,
   init_debug ();
   memset (report, 0, sizeof (*report));
   store = device_store (device);
-  if ((mode == GST_CL_TUNER_AUTO || mode == GST_CL_TUNER_OFF) &&
-      gst_cl_tune_store_lookup (store, case_key, source_sum, &report->entry))
-    return TRUE;
-  if (mode == GST_CL_TUNER_OFF)
-    return TRUE;                /* the defaults, all zero */
 
   s.device = device;
   s.fixed = *fixed;
