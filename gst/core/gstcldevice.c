@@ -6,6 +6,7 @@
  * load on machines without any OpenCL driver).
  */
 #include "gstcldevice.h"
+#include "gstclsvm.h"
 #include "gstclkernels.h"
 
 #include <string.h>
@@ -330,6 +331,9 @@ device_new (Candidate * c, GError ** error)
      * it is tested on CPU devices too */
     const gchar *env = g_getenv ("GST_CL_ZERO_COPY");
     self->zero_copy = self->host_unified && !(env && g_str_equal (env, "0"));
+    env = g_getenv ("GST_CL_SVM");
+    self->svm_frames = self->zero_copy && !(env && g_str_equal (env, "0"))
+        && gst_cl_svm_fine_grain_supported (c->device);
   }
   if (!create_queues (self, error)) {
     gst_object_unref (self);

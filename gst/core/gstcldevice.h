@@ -64,6 +64,9 @@ struct _GstClDevice
                                  * reads in place: host_unified, unless
                                  * GST_CL_ZERO_COPY=0 forces the copying path */
   cl_uint mem_base_align;       /* CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes */
+  gboolean svm_frames;          /* zero-copy frames in fine-grained SVM, which
+                                 * the CPU touches without map commands
+                                 * (gstclsvm.h); GST_CL_SVM=0 turns it off */
 
   /*< private >*/
   GMutex lock;

@@ -2,6 +2,7 @@
 /* gstclmemory.c: video frames on an OpenCL device (GstClMemory) and their
  * allocator. See gstclmemory.h for the model. */
 #include "gstclmemory.h"
+#include "gstclsvm.h"
 
 #include <string.h>
 
@@ -137,6 +138,27 @@ gst_cl_memory_new (GstClDevice * device, const GstVideoInfo * info,
         device->name, (guint64) device->max_alloc);
     return NULL;
   }
+  if (device->svm_frames) {
+    GstClMemory *m;
+    gpointer svm = gst_cl_svm_alloc (device->context, size,
+        device->mem_base_align);
+
+    if (svm) {
+      buffer = clCreateBuffer (device->context, CL_MEM_READ_WRITE |
+          CL_MEM_USE_HOST_PTR, size, svm, &st);
+      if (st != CL_SUCCESS) {
+        gst_cl_svm_free (device->context, svm);
+        gst_cl_fail (error, st, "clCreateBuffer (SVM frame)");
+        return NULL;
+      }
+      m = memory_init (device, info, buffer, size);
+      m->svm = svm;
+      return m;
+    }
+    /* out of SVM: a mapped buffer serves as well */
+    GST_INFO ("clSVMAlloc of %" G_GSIZE_FORMAT " bytes failed on \"%s\"",
+        size, device->name);
+  }
   buffer = clCreateBuffer (device->context, flags, size, NULL, &st);
   if (st != CL_SUCCESS) {
     gst_cl_fail (error, st, "clCreateBuffer (frame)");
@@ -190,11 +212,13 @@ gst_cl_memory_free (GstAllocator * allocator, GstMemory * memory)
       GST_CL_QUEUE_DOWNLOAD);
   guint i;
 
-  if (m->wrapped) {
-    /* the device may still read the host memory: it lives until then */
+  if (m->wrapped || m->svm) {
+    /* the device may still use the host memory: it lives until then */
     for (i = 0; i < GST_CL_N_QUEUES; i++)
       if (m->use_events[i])
         gst_cl_event_wait (m->use_events[i], NULL);
+    if (m->write_event)
+      gst_cl_event_wait (m->write_event, NULL);
   }
   replace_event (&m->write_event, NULL);
   for (i = 0; i < GST_CL_N_QUEUES; i++)
@@ -208,6 +232,7 @@ gst_cl_memory_free (GstAllocator * allocator, GstMemory * memory)
   }
   /* OpenCL defers the release until the commands using it are done */
   clReleaseMemObject (m->buffer);
+  gst_cl_svm_free (m->device->context, m->svm);
   if (m->wrapped) {
     gst_buffer_unmap (m->wrapped, &m->wrapped_map);
     gst_buffer_unref (m->wrapped);
@@ -438,6 +463,22 @@ map_cpu (GstClMemory * m, GstMapFlags flags, GError ** error)
   cl_int st;
   guint i;
 
+  if (m->svm) {
+    /* no command: the device's last write (and for a write every use)
+     * is waited for on the host, and an event already complete costs a
+     * status query */
+    gst_cl_wait_list_add (&wl, m->write_event);
+    if (flags & GST_MAP_WRITE)
+      for (i = 0; i < GST_CL_N_QUEUES; i++)
+        gst_cl_wait_list_add (&wl, m->use_events[i]);
+    st = wl.n ? clWaitForEvents (wl.n, wl.events) : CL_SUCCESS;
+    gst_cl_wait_list_clear (&wl);
+    if (st != CL_SUCCESS) {
+      gst_cl_fail (error, st, "clWaitForEvents (CPU map)");
+      return NULL;
+    }
+    return m->svm;
+  }
   if (m->device->zero_copy) {
     if (m->cpu_maps == 0) {
       /* the device's last write (and for a write every use) first; the
@@ -505,6 +546,7 @@ gst_cl_memory_unmap_full (GstMemory * memory, GstMapInfo * info)
 {
   GstClMemory *m = (GstClMemory *) memory;
   cl_event e = NULL;
+  guint i;
 
   g_mutex_lock (&m->lock);
   if (info->flags & GST_MAP_CL) {
@@ -516,7 +558,15 @@ gst_cl_memory_unmap_full (GstMemory * memory, GstMapInfo * info)
     return;
   }
   if (--m->cpu_maps == 0) {
-    if (m->device->zero_copy) {
+    if (m->svm) {
+      /* what the CPU wrote is in place; the commands that wrote or used
+       * the memory before were waited for by the map */
+      if (m->cpu_wrote) {
+        replace_event (&m->write_event, NULL);
+        for (i = 0; i < GST_CL_N_QUEUES; i++)
+          replace_event (&m->use_events[i], NULL);
+      }
+    } else if (m->device->zero_copy) {
       cl_command_queue q = gst_cl_device_get_queue (m->device,
           GST_CL_QUEUE_DOWNLOAD);
       if (clEnqueueUnmapMemObject (q, m->buffer, m->map_ptr, 0, NULL,

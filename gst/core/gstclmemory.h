@@ -92,6 +92,8 @@ struct _GstClMemory
   guint8 *staging_ptr;
   cl_event staging_event;       /* last transfer that read or wrote it */
   guint8 *map_ptr;              /* zero-copy devices: the mapped buffer */
+  guint8 *svm;                  /* fine-grained SVM under @buffer, which the
+                                 * CPU reads without a map (gstclsvm.h) */
   gint cpu_maps;
   gboolean cpu_wrote;
   GstBuffer *wrapped;           /* host memory wrapped in place, if any */

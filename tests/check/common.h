@@ -356,9 +356,9 @@ test_leak_teardown (void)
   live = (long (*)(const char *)) dlsym (h, "clfilters_layer_live");
   fail_unless (live != NULL);
   fail_unless (test_settled_live (live) == 0, "%ld OpenCL objects outlived the test "
-      "(%ld mem, %ld kernels, %ld programs, %ld queues, %ld contexts)",
-      live (NULL), live ("mem"), live ("kernel"), live ("program"),
-      live ("queue"), live ("context"));
+      "(%ld mem, %ld SVM, %ld kernels, %ld programs, %ld queues, "
+      "%ld contexts)", live (NULL), live ("mem"), live ("svm"),
+      live ("kernel"), live ("program"), live ("queue"), live ("context"));
   dlclose (h);
 }
 

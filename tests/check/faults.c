@@ -84,6 +84,7 @@ GST_START_TEST (test_faults)
     "clCreateCommandQueue", "clEnqueueNDRangeKernel",
     "clEnqueueWriteBufferRect", "clEnqueueReadBufferRect",
     "clEnqueueMapBuffer", "clEnqueueReadBuffer", "clBuildProgram",
+    "clSVMAlloc",
   };
   const gchar *filter = pipelines[__i__];
   guint c, n, errors = 0;
@@ -103,8 +104,9 @@ GST_START_TEST (test_faults)
         g_error_free (err);
       }
       fail_unless (test_settled_live (layer_live) == 0, "%s with %s: %ld objects leaked "
-          "(%ld mem, %ld kernels, %ld programs, %ld queues, %ld contexts)",
-          filter, spec, layer_live (NULL), layer_live ("mem"),
+          "(%ld mem, %ld SVM, %ld kernels, %ld programs, %ld queues, "
+          "%ld contexts)", filter, spec, layer_live (NULL), layer_live ("mem"),
+          layer_live ("svm"),
           layer_live ("kernel"), layer_live ("program"), layer_live ("queue"),
           layer_live ("context"));
       g_free (spec);

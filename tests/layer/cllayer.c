@@ -2,7 +2,8 @@
 /* cllayer.c: an OpenCL layer for the tests (loaded with OPENCL_LAYERS).
  *
  * - Counts live OpenCL objects by kind (contexts, command queues, programs,
- *   kernels, memory objects): creations and retains minus releases. Tests
+ *   kernels, memory objects, SVM allocations): creations and retains minus
+ *   releases. Tests
  *   read the counts through clfilters_layer_live() (dlsym) and check that
  *   they return to zero.
  * - Injects faults: CLFILTERS_LAYER_FAIL="clCreateBuffer:3" makes the 3rd
@@ -12,7 +13,7 @@
  *   clCreateBuffer, clCreateImage, clCreateKernel, clCreateCommandQueue,
  *   clEnqueueNDRangeKernel, clEnqueueWriteBufferRect, clEnqueueReadBufferRect,
  *   clEnqueueMapBuffer, clEnqueueReadBuffer, clBuildProgram,
- *   clEnqueueWriteBuffer.
+ *   clEnqueueWriteBuffer, clSVMAlloc.
  * - Counts frame transfers between host and device: uploads
  *   (clEnqueueWriteBuffer, clEnqueueWriteBufferRect, clEnqueueWriteImage)
  *   and downloads (clEnqueueReadBuffer, clEnqueueReadBufferRect,
@@ -20,6 +21,7 @@
  *   small reads, like histogram counts, are left out), read through
  *   clfilters_layer_transfers().
  */
+#undef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl_layer.h>
 
@@ -29,9 +31,9 @@
 #include <string.h>
 
 enum
-{ K_CONTEXT, K_QUEUE, K_PROGRAM, K_KERNEL, K_MEM, N_KINDS };
+{ K_CONTEXT, K_QUEUE, K_PROGRAM, K_KERNEL, K_MEM, K_SVM, N_KINDS };
 static const char *const kind_names[N_KINDS] = { "context", "queue",
-  "program", "kernel", "mem"
+  "program", "kernel", "mem", "svm"
 };
 
 static atomic_long live[N_KINDS];
@@ -41,7 +43,8 @@ static pthread_mutex_t spec_lock = PTHREAD_MUTEX_INITIALIZER;
 static cl_icd_dispatch next;    /* the layer below */
 static cl_icd_dispatch dispatch;        /* ours */
 
-/* Live objects of @kind ("context", "queue", "program", "kernel", "mem"),
+/* Live objects of @kind ("context", "queue", "program", "kernel", "mem",
+ * "svm"),
  * or of every kind with NULL. */
 __attribute__ ((visibility ("default")))
 long
@@ -273,6 +276,26 @@ l_clReleaseMemObject (cl_mem m)
   return st;
 }
 
+/* shared virtual memory */
+static void *CL_API_CALL
+l_clSVMAlloc (cl_context c, cl_svm_mem_flags f, size_t s, cl_uint a)
+{
+  void *p;
+  if (fail_now (12, "clSVMAlloc"))
+    return NULL;
+  p = next.clSVMAlloc (c, f, s, a);
+  COUNT_CREATE (K_SVM, p);
+  return p;
+}
+
+static void CL_API_CALL
+l_clSVMFree (cl_context c, void *p)
+{
+  if (p)
+    atomic_fetch_sub (&live[K_SVM], 1);
+  next.clSVMFree (c, p);
+}
+
 /* enqueues that can be made to fail */
 static cl_int CL_API_CALL
 l_clEnqueueNDRangeKernel (cl_command_queue q, cl_kernel k, cl_uint dim,
@@ -412,6 +435,8 @@ clInitLayer (cl_uint num_entries, const cl_icd_dispatch * target,
   WRAP (clCreateImage);
   WRAP (clRetainMemObject);
   WRAP (clReleaseMemObject);
+  WRAP (clSVMAlloc);
+  WRAP (clSVMFree);
   WRAP (clEnqueueNDRangeKernel);
   WRAP (clEnqueueWriteBufferRect);
   WRAP (clEnqueueReadBufferRect);
