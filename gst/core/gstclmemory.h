@@ -14,8 +14,9 @@
  *
  * CPU access:
  * - on zero-copy devices (CPUs through POCL, integrated GPUs) the buffer is
- *   host memory the device reads in place, and a CPU map is
- *   clEnqueueMapBuffer, which copies nothing;
+ *   host memory the device reads in place: fine-grained SVM where the
+ *   device has it, which a CPU map only waits for (no command), else a
+ *   buffer mapped by clEnqueueMapBuffer, which copies nothing;
  * - elsewhere a CPU map goes through a staging copy in pinned host memory,
  *   downloaded when the device copy is newer and uploaded (on the next
  *   device use) when the CPU wrote it.
