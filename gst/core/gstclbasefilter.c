@@ -274,10 +274,16 @@ cleanup:
   }
 }
 
-/* Waits for every frame still on the device (stop, flush, EOS, new caps)
- * and posts what profiling measured of them. */
-static gboolean
-drain (GstClBaseFilter * self, GError ** error)
+/**
+ * gst_cl_base_filter_drain:
+ *
+ * Waits for every frame the element still has on the device (stop, flush,
+ * EOS, new caps; an analyzer that must hand its frame over unshared),
+ * releases the element's references to them and posts what profiling
+ * measured of them.
+ */
+gboolean
+gst_cl_base_filter_drain (GstClBaseFilter * self, GError ** error)
 {
   GstClBaseFilterPrivate *priv = PRIV (self);
   GPtrArray *messages = g_ptr_array_new ();
@@ -310,7 +316,7 @@ gst_cl_base_filter_stop (GstBaseTransform * trans)
   GstClBaseFilterPrivate *priv = PRIV (self);
 
   if (priv->set_up)
-    drain (self, NULL);
+    gst_cl_base_filter_drain (self, NULL);
   if (priv->device)
     gst_cl_device_finish (priv->device, NULL);
   /* also after a failed setup: cleanup releases what setup created */
@@ -360,7 +366,7 @@ gst_cl_base_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
   if (!priv->set_up)
     return FALSE;
   /* frames of the old caps finish with the old state */
-  drain (self, NULL);
+  gst_cl_base_filter_drain (self, NULL);
   GST_OBJECT_LOCK (self);
   kind = priv->memory;
   GST_OBJECT_UNLOCK (self);
@@ -656,14 +662,14 @@ gst_cl_base_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
     case GST_EVENT_EOS:
       /* every frame's work done (and measured) before EOS goes on */
       if (priv->set_up)
-        drain (self, NULL);
+        gst_cl_base_filter_drain (self, NULL);
       if ((s = gst_cl_profile_flush (&priv->profile)))
         gst_element_post_message (GST_ELEMENT (self),
             gst_message_new_element (GST_OBJECT (self), s));
       break;
     case GST_EVENT_FLUSH_STOP:
       if (priv->set_up)
-        drain (self, NULL);
+        gst_cl_base_filter_drain (self, NULL);
       break;
     default:
       break;

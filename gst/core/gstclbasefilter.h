@@ -119,4 +119,6 @@ gboolean gst_cl_base_filter_enqueue (GstClBaseFilter * self,
     cl_kernel kernel, const GstClLaunch * launch, cl_event * events,
     guint * n_events, GError ** error);
 
+gboolean gst_cl_base_filter_drain (GstClBaseFilter * self, GError ** error);
+
 G_END_DECLS

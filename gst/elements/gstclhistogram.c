@@ -26,6 +26,17 @@
  *   and `high-percentile` % of `pixels`
  * * `mean`, `variance` (GstValueArray of gdouble), in 8-bit levels
  * * `log-average` (GstValueArray of gdouble): exp (mean (ln (0.001 + v/255)))
+ * * `depth` (guint): the bits per sample of the format (8 for every format
+ *   clhistogram takes today), the depth of the levels above
+ *
+ * With `attach-meta`, the buffer that completes an interval (every buffer
+ * when `interval` is 0) also carries the same structure as a custom meta
+ * named `GstClHistogramMeta` (gst_buffer_get_custom_meta()), so that a
+ * consumer reads a frame's statistics with the frame; the element then
+ * waits for each frame's counts before it pushes the frame. A buffer that
+ * is not writable (another element holds it too) is copied first: on the
+ * device when the frame is there. The last, partial interval at EOS is
+ * posted as a message only (no buffer is left to carry it).
  *
  * Luma of RGB formats is (4899 R + 9617 G + 1868 B + 8192) >> 14 (OpenCV's
  * RGB2GRAY); of YUV formats the Y plane; of GRAY8 the value itself.
@@ -61,6 +72,7 @@ enum
   PROP_POST_MESSAGES,
   PROP_LOW_PERCENTILE,
   PROP_HIGH_PERCENTILE,
+  PROP_ATTACH_META,
 };
 
 #define DEFAULT_BINS 256
@@ -69,6 +81,10 @@ enum
 #define DEFAULT_POST_MESSAGES TRUE
 #define DEFAULT_LOW_PERCENTILE 1.0
 #define DEFAULT_HIGH_PERCENTILE 99.0
+#define DEFAULT_ATTACH_META FALSE
+
+/* the custom meta's name (interface: "Statistics on the buffer") */
+#define HISTOGRAM_META "GstClHistogramMeta"
 
 
 #define N_SLOTS 4               /* luma, red, green, blue */
@@ -93,6 +109,7 @@ struct _GstClHistogram
   guint64 interval;
   gboolean post_messages;
   gdouble low_percentile, high_percentile;
+  gboolean attach_meta;
 
   /* caps, streaming thread */
   gboolean has_rgb;
@@ -106,6 +123,10 @@ struct _GstClHistogram
   guint frames;
   guint64 pixels;
   GstClockTime start, start_stream, start_running, end;
+  GstBuffer *meta_buffer;       /* the frame being finished, which carries
+                                 * the interval it completes (attach-meta) */
+  GstStructure *meta;           /* its statistics, attached when the frame
+                                 * leaves (generate_output) */
 
   /* device */
   cl_kernel k_strips, k_tiles, k_image, k_pairs, k_reduce;
@@ -211,8 +232,15 @@ append_double (GValue * array, gdouble v)
   gst_value_array_append_and_take_value (array, &val);
 }
 
-static GstMessage *
-build_message (GstClHistogram * self, guint bins, gdouble low, gdouble high)
+static gboolean
+copy_field (GQuark field, const GValue * value, gpointer dest)
+{
+  gst_structure_id_set_value ((GstStructure *) dest, field, value);
+  return TRUE;
+}
+
+static GstStructure *
+build_structure (GstClHistogram * self, guint bins, gdouble low, gdouble high)
 {
   GValue names = G_VALUE_INIT, hists = G_VALUE_INIT;
   GValue vmin = G_VALUE_INIT, vmax = G_VALUE_INIT, vmed = G_VALUE_INIT;
@@ -304,17 +332,36 @@ build_message (GstClHistogram * self, guint bins, gdouble low, gdouble high)
   gst_structure_take_value (s, "mean", &vmean);
   gst_structure_take_value (s, "variance", &vvar);
   gst_structure_take_value (s, "log-average", &vlog);
-  return gst_message_new_element (GST_OBJECT (self), s);
+  /* 8 bits per sample for every format taken so far */
+  gst_structure_set (s, "depth", G_TYPE_UINT, 8, NULL);
+  return s;
+}
+
+/* Attaches @s to @buffer (writable) as a GstClHistogramMeta. */
+static void
+attach_meta (GstBuffer * buffer, const GstStructure * s)
+{
+  GstCustomMeta *meta;
+  GstStructure *ms;
+
+  meta = gst_buffer_get_custom_meta (buffer, HISTOGRAM_META);
+  if (!meta)
+    meta = gst_buffer_add_custom_meta (buffer, HISTOGRAM_META);
+  ms = gst_custom_meta_get_structure (meta);
+  /* the message's structure: its name and fields */
+  gst_structure_set_name (ms, gst_structure_get_name (s));
+  gst_structure_remove_all_fields (ms);
+  gst_structure_foreach (s, copy_field, ms);
 }
 
 /* Posts the accumulated interval (outside the object lock) and resets. */
 static void
 post_interval (GstClHistogram * self)
 {
-  GstMessage *msg;
+  GstStructure *s;
   gdouble low, high;
   guint bins;
-  gboolean post;
+  gboolean post, attach;
 
   if (self->frames == 0)
     return;
@@ -323,10 +370,20 @@ post_interval (GstClHistogram * self)
   low = self->low_percentile;
   high = self->high_percentile;
   post = self->post_messages;
+  attach = self->attach_meta && self->meta_buffer;
   GST_OBJECT_UNLOCK (self);
-  if (post) {
-    msg = build_message (self, bins, low, high);
-    gst_element_post_message (GST_ELEMENT (self), msg);
+  if (post || attach) {
+    s = build_structure (self, bins, low, high);
+    if (attach) {
+      if (self->meta)
+        gst_structure_free (self->meta);
+      self->meta = gst_structure_copy (s);
+    }
+    if (post)
+      gst_element_post_message (GST_ELEMENT (self),
+          gst_message_new_element (GST_OBJECT (self), s));
+    else
+      gst_structure_free (s);
   }
   reset_interval (self);
 }
@@ -379,6 +436,7 @@ gst_cl_histogram_cleanup (GstClBaseFilter * base)
   GstClHistogram *self = GST_CL_HISTOGRAM (base);
 
   drop_frames (self);
+  g_clear_pointer (&self->meta, gst_structure_free);
   if (self->k_strips)
     clReleaseKernel (self->k_strips);
   if (self->k_tiles)
@@ -753,13 +811,14 @@ gst_cl_histogram_analyze (GstClBaseFilter * base, const GstClPlane * src,
   GstBaseTransform *trans = GST_BASE_TRANSFORM (base);
   GstClHistogramChannels channels;
   Pending *pf;
-  gboolean post;
+  gboolean post, attach, ok;
 
   GST_OBJECT_LOCK (self);
   channels = self->channels;
   pf = g_new0 (Pending, 1);
   pf->interval = self->interval;
   post = self->post_messages;
+  attach = self->attach_meta;
   GST_OBJECT_UNLOCK (self);
 
   if (!buffer) {
@@ -771,7 +830,7 @@ gst_cl_histogram_analyze (GstClBaseFilter * base, const GstClPlane * src,
     pending_free (pf);
     return ok;
   }
-  if (!post) {
+  if (!post && !attach) {
     g_free (pf);
     drop_frames (self);
     reset_interval (self);
@@ -797,6 +856,16 @@ gst_cl_histogram_analyze (GstClBaseFilter * base, const GstClPlane * src,
     return FALSE;
   }
   g_queue_push_tail (&self->pending, pf);
+  if (attach) {
+    /* the frames before this one were pushed already: their intervals
+     * carry no meta; then this frame's counts, before it is pushed */
+    if (!finish_frames (self, 1, error))
+      return FALSE;
+    self->meta_buffer = buffer;
+    ok = finish_frames (self, 0, error);
+    self->meta_buffer = NULL;
+    return ok;
+  }
   return finish_frames (self, gst_cl_base_filter_get_device (base)->zero_copy ?
       0 : PENDING_FRAMES, error);
 }
@@ -829,12 +898,57 @@ gst_cl_histogram_sink_event (GstBaseTransform * trans, GstEvent * event)
     case GST_EVENT_FLUSH_STOP:
       drop_frames (self);
       reset_interval (self);
+      g_clear_pointer (&self->meta, gst_structure_free);
       break;
     default:
       break;
   }
   return GST_BASE_TRANSFORM_CLASS (gst_cl_histogram_parent_class)->sink_event
       (trans, event);
+}
+
+/* With attach-meta, the frame leaves with its statistics. In passthrough
+ * the output is the input buffer, which the element itself still holds
+ * while the device may read it: those references go first (the counts
+ * were waited for, so the device is done), then a buffer that others hold
+ * too is copied to carry the meta (its memory too: GstClMemory is not
+ * shared between buffers, so a device frame is copied on the device). */
+static GstFlowReturn
+gst_cl_histogram_generate_output (GstBaseTransform * trans,
+    GstBuffer ** outbuf)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (trans);
+  GstFlowReturn ret;
+  GstStructure *s;
+
+  ret = GST_BASE_TRANSFORM_CLASS (gst_cl_histogram_parent_class)->
+      generate_output (trans, outbuf);
+  s = self->meta;
+  self->meta = NULL;
+  if (ret == GST_FLOW_OK && *outbuf && s) {
+    gst_cl_base_filter_drain (GST_CL_BASE_FILTER (self), NULL);
+    if (!gst_buffer_is_writable (*outbuf))
+      GST_LOG_OBJECT (self, "copying a buffer held elsewhere for the meta");
+    *outbuf = gst_buffer_make_writable (*outbuf);
+    attach_meta (*outbuf, s);
+  }
+  if (s)
+    gst_structure_free (s);
+  return ret;
+}
+
+static void
+register_meta (void)
+{
+  static gsize done = 0;
+  static const gchar *no_tags[] = { NULL };
+
+  if (g_once_init_enter (&done)) {
+    /* no tags: the statistics describe the frame's content, and elements
+     * that keep the frame as it is keep them */
+    gst_meta_register_custom (HISTOGRAM_META, no_tags, NULL, NULL, NULL);
+    g_once_init_leave (&done, 1);
+  }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -865,6 +979,9 @@ gst_cl_histogram_set_property (GObject * object, guint prop_id,
       break;
     case PROP_HIGH_PERCENTILE:
       self->high_percentile = g_value_get_double (value);
+      break;
+    case PROP_ATTACH_META:
+      self->attach_meta = g_value_get_boolean (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -898,6 +1015,9 @@ gst_cl_histogram_get_property (GObject * object, guint prop_id,
       break;
     case PROP_HIGH_PERCENTILE:
       g_value_set_double (value, self->high_percentile);
+      break;
+    case PROP_ATTACH_META:
+      g_value_set_boolean (value, self->attach_meta);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -943,6 +1063,12 @@ gst_cl_histogram_class_init (GstClHistogramClass * klass)
       g_param_spec_double ("high-percentile", "High percentile",
           "Percentile reported in the \"high\" field", 0.0, 100.0,
           DEFAULT_HIGH_PERCENTILE, flags));
+  g_object_class_install_property (gobject_class, PROP_ATTACH_META,
+      g_param_spec_boolean ("attach-meta", "Attach meta",
+          "Attach the statistics to the buffer that completes each interval "
+          "as a custom meta \"" HISTOGRAM_META "\" (the message's "
+          "structure); each frame's counts are then waited for before it is "
+          "pushed", DEFAULT_ATTACH_META, flags));
 
   gst_element_class_set_static_metadata (element_class,
       "OpenCL histogram analyzer", "Filter/Analyzer/Video",
@@ -953,6 +1079,8 @@ gst_cl_histogram_class_init (GstClHistogramClass * klass)
 
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cl_histogram_sink_event);
   trans_class->query = GST_DEBUG_FUNCPTR (gst_cl_histogram_query);
+  trans_class->generate_output =
+      GST_DEBUG_FUNCPTR (gst_cl_histogram_generate_output);
   base_class->program_name = "histogram";
   base_class->program_source = gst_cl_source_histogram;
   base_class->setup = gst_cl_histogram_setup;
@@ -963,6 +1091,7 @@ gst_cl_histogram_class_init (GstClHistogramClass * klass)
   base_class->tuning_case = gst_cl_histogram_tuning_case;
 
   gst_type_mark_as_plugin_api (gst_cl_histogram_channels_get_type (), 0);
+  register_meta ();
 }
 
 static void
@@ -974,6 +1103,7 @@ gst_cl_histogram_init (GstClHistogram * self)
   self->post_messages = DEFAULT_POST_MESSAGES;
   self->low_percentile = DEFAULT_LOW_PERCENTILE;
   self->high_percentile = DEFAULT_HIGH_PERCENTILE;
+  self->attach_meta = DEFAULT_ATTACH_META;
   reset_interval (self);
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), TRUE);
 }

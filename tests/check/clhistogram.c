@@ -109,10 +109,11 @@ check_message (const GstStructure * s, const RefCounts * rc,
   static const gchar *names[4] = { "luma", "red", "green", "blue" };
   static const gchar *order[] = { "timestamp", "stream-time", "running-time",
     "duration", "frames", "pixels", "bins", "channels", "histogram", "min",
-    "max", "median", "low", "high", "mean", "variance", "log-average"
+    "max", "median", "low", "high", "mean", "variance", "log-average",
+    "depth"
   };
   const GValue *chv, *hv;
-  guint slots[4], n_slots = 0, i, k, v, got_frames, got_bins;
+  guint slots[4], n_slots = 0, i, k, v, got_frames, got_bins, depth = 0;
   guint64 pixels;
 
   fail_unless (gst_structure_has_name (s, "clhistogram"));
@@ -132,6 +133,8 @@ check_message (const GstStructure * s, const RefCounts * rc,
           "pixels", G_TYPE_UINT64, &pixels, "bins", G_TYPE_UINT, &got_bins,
           NULL));
   fail_unless_equals_int (got_frames, frames);
+  fail_unless (gst_structure_get_uint (s, "depth", &depth));
+  fail_unless_equals_int (depth, 8);
   fail_unless_equals_uint64 (pixels, rc->pixels);
   fail_unless_equals_int (got_bins, bins);
   chv = gst_structure_get_value (s, "channels");
@@ -565,6 +568,145 @@ GST_START_TEST (test_pinned_pool)
 
 GST_END_TEST;
 
+/* The statistics of @buf's meta, or NULL. */
+static const GstStructure *
+meta_structure (GstBuffer * buf)
+{
+  GstCustomMeta *meta = gst_buffer_get_custom_meta (buf,
+      "GstClHistogramMeta");
+  return meta ? gst_custom_meta_get_structure (meta) : NULL;
+}
+
+/* attach-meta: each frame carries its statistics, equal to the message
+ * field by field and right against the reference; in both memory kinds,
+ * odd sizes and padded strides; for a buffer held elsewhere too (not
+ * writable) a copy carries the meta and the input stays without. */
+GST_START_TEST (test_attach_meta)
+{
+  static const gchar *formats[] = { "GRAY8", "RGBx", "NV12", "I420" };
+  const gchar *format = formats[__i__];
+  guint m, s, k;
+
+  /* the memory kinds, then device frames between clupload and cldownload
+   * (the meta must cross cldownload) */
+  for (m = 0; m == 0 || memory_kinds[m - 1]; m++) {
+    const gboolean plain = memory_kinds[m] != NULL;
+    gchar *launch = plain ? g_strdup_printf ("clhistogram memory=%s "
+        "channels=all attach-meta=true", memory_kinds[m]) :
+        g_strdup ("clupload ! clhistogram channels=all attach-meta=true ! "
+        "cldownload");
+    Hist hs = hist_new (launch, format, 1, 1);
+    for (s = 0; s < G_N_ELEMENTS (sizes) - 1; s++) {
+      gint w = sizes[s][0], ht = sizes[s][1];
+      gchar *caps = test_caps_string (format, w, ht);
+      gst_harness_set_src_caps_str (hs.h, caps);
+      gst_harness_set_sink_caps_str (hs.h, caps);
+      g_free (caps);
+      for (k = 0; k < 3; k++) {
+        GstVideoInfo info = test_info (format, w, ht);
+        TestFrame f = test_frame_new (&info, k % 2 ? CONTENT_STRUCTURED :
+            CONTENT_RANDOM, k == 1, 7 * s + k);
+        RefCounts rc = { {{0}}, 0, FALSE };
+        const GstStructure *ms;
+        GstMessage *msg;
+        GstBuffer *out, *in = f.buffer;
+        /* through clupload the input is always a new buffer: keep it */
+        gboolean shared = k == 2 || !plain;
+
+        ref_count (&rc, f.buffer, &f.info, format);
+        /* k < 2: the element gets the only reference (writable) */
+        fail_unless_equals_int (gst_harness_push (hs.h, shared ?
+                gst_buffer_ref (in) : in), GST_FLOW_OK);
+        out = gst_harness_pull (hs.h);
+        fail_unless (out != NULL);
+        if (shared) {
+          GstMapInfo a, b;
+          fail_unless (out != in, "a shared buffer was not copied");
+          fail_unless (meta_structure (in) == NULL,
+              "the meta went on a buffer held elsewhere");
+          fail_unless (gst_buffer_map (in, &a, GST_MAP_READ));
+          fail_unless (gst_buffer_map (out, &b, GST_MAP_READ));
+          /* the same frame (through clupload and cldownload the layout
+           * may change: tests/check/chain.c compares those) */
+          fail_unless (!plain || (a.size == b.size && !memcmp (a.data, b.data,
+                      a.size)));
+          gst_buffer_unmap (in, &a);
+          gst_buffer_unmap (out, &b);
+          gst_buffer_unref (in);
+        } else {
+          fail_unless (out == in, "a writable buffer was copied");
+        }
+        ms = meta_structure (out);
+        fail_unless (ms != NULL, "%s %dx%d: no meta", launch, w, ht);
+        check_message (ms, &rc, "all", 256, 1, 99, 1, launch);
+        msg = pop_histogram (&hs);
+        fail_unless (msg != NULL);
+        fail_unless (gst_structure_is_equal (ms,
+                gst_message_get_structure (msg)), "meta and message differ");
+        gst_message_unref (msg);
+        gst_buffer_unref (out);
+      }
+    }
+    hist_free (&hs);
+    g_free (launch);
+  }
+}
+
+GST_END_TEST;
+
+/* attach-meta with an interval: only the frame that completes an interval
+ * carries it (equal to the message); without messages the meta stays. */
+GST_START_TEST (test_attach_meta_interval)
+{
+  GstVideoInfo info = test_info ("GRAY8", 40, 30);
+  guint posts;
+
+  for (posts = 0; posts < 2; posts++) {
+    gchar *launch = g_strdup_printf ("clhistogram attach-meta=true "
+        "interval=100000000 post-messages=%s", posts ? "true" : "false");
+    Hist hs = hist_new (launch, "GRAY8", 40, 30);
+    RefCounts rc = { {{0}}, 0, FALSE };
+    guint i, carried = 0;
+
+    for (i = 0; i < 9; i++) {
+      TestFrame f = test_frame_new (&info, CONTENT_RANDOM, FALSE, 40 + i);
+      const GstStructure *ms;
+      GstMessage *msg;
+      GstBuffer *out;
+
+      GST_BUFFER_PTS (f.buffer) = gst_util_uint64_scale (i, GST_SECOND, 30);
+      GST_BUFFER_DURATION (f.buffer) = gst_util_uint64_scale (i + 1,
+          GST_SECOND, 30) - GST_BUFFER_PTS (f.buffer);
+      ref_count (&rc, f.buffer, &f.info, "GRAY8");
+      fail_unless_equals_int (gst_harness_push (hs.h, f.buffer), GST_FLOW_OK);
+      out = gst_harness_pull (hs.h);
+      ms = meta_structure (out);
+      msg = pop_histogram (&hs);
+      if (i % 3 != 2) {
+        fail_unless (ms == NULL, "frame %u carries a meta", i);
+        fail_unless (msg == NULL);
+      } else {
+        fail_unless (ms != NULL, "frame %u carries no meta", i);
+        check_message (ms, &rc, "luma", 256, 1, 99, 3, launch);
+        fail_unless ((msg != NULL) == (posts == 1));
+        if (msg)
+          fail_unless (gst_structure_is_equal (ms,
+                  gst_message_get_structure (msg)));
+        memset (&rc, 0, sizeof (rc));
+        carried++;
+      }
+      if (msg)
+        gst_message_unref (msg);
+      gst_buffer_unref (out);
+    }
+    fail_unless_equals_int (carried, 3);
+    hist_free (&hs);
+    g_free (launch);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 clhistogram_suite (void)
 {
@@ -582,6 +724,8 @@ clhistogram_suite (void)
   tcase_add_loop_test (tc, test_tuning, 0, 2);
   tcase_add_test (tc, test_missing_channels_warning);
   tcase_add_test (tc, test_pinned_pool);
+  tcase_add_loop_test (tc, test_attach_meta, 0, 4);
+  tcase_add_test (tc, test_attach_meta_interval);
   return s;
 }
 
