@@ -48,6 +48,8 @@ run clip-blur         examples/launch/blur.sh --headless -n 0 -i "$out/clip.webm
 run histogram-print   build/examples/histogram-print -n 5
 run histogram-plot    $py examples/python/histogram-plot.py --output-dir "$out/histogram-plot"
 run auto-exposure     $py examples/python/auto-exposure.py --check --output-dir "$out/auto-exposure"
+run device-context    $py examples/python/device-context.py --device cpu --check
+run histogram-meta    $py examples/python/histogram-meta.py --check
 
 echo
 echo "run-all: pictures and clips in $out/:"
