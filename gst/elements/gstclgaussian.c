@@ -47,7 +47,7 @@ enum
   PROP_SIGMA,
 };
 
-#define TILE_GROUP 128          /* work-items per group, one-pass tiles */
+#define TILE_GROUP 64           /* work-items (4 bytes each) per group, one-pass tiles */
 #define TILE_ROWS 16            /* rows per group, one-pass tiles */
 
 #define DEFAULT_RADIUS 0
@@ -369,24 +369,27 @@ gst_cl_gaussian_process (GstClBaseFilter * base, const GstClPlane * src,
    * a work-item covers one unit of a row (pixels-per-item unset) */
   gst_cl_base_filter_launch_shape (base, src, FALSE, &l);
   if (!gst_cl_base_filter_uses_strips (base) && l.chunk == 1) {
+    /* a work-item: four bytes of each row; a tile row: the group's bytes
+     * and, each side, radius pixels rounded up to a 32-bit word */
     gsize group = l.group_auto ? MIN (TILE_GROUP, device->max_work_group_size)
         : l.local[0];
     gsize rows = l.rows_auto ? TILE_ROWS : (gsize) l.rows;
-    gsize tw = group + 2 * (gsize) r * src->step;
+    cl_int halo = ((gsize) r * src->step + 3) / 4 * 4;
+    gsize tw = 4 * group + 2 * (gsize) halo;
     gsize in_bytes = (rows + 2 * r) * tw, vs_bytes = rows * tw * 2;
     if (in_bytes + vs_bytes <= device->local_mem_size) {
       cl_int trows = rows;
       GstClLaunch t = l;
       t.local[0] = group;
       t.local[1] = 1;
-      t.global[0] = (src->units + group - 1) / group * group;
+      t.global[0] = (src->units + 4 * group - 1) / (4 * group) * group;
       t.global[1] = (src->height + rows - 1) / rows;
       return gst_cl_set_args (self->k_tile, error, GST_CL_ARG (src->mem),
           GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
           GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
           GST_CL_ARG (src->height), GST_CL_ARG (src->step),
           GST_CL_ARG (src->alpha), GST_CL_ARG (trows),
-          GST_CL_ARG (self->weights_mem), GST_CL_ARG (r),
+          GST_CL_ARG (self->weights_mem), GST_CL_ARG (r), GST_CL_ARG (halo),
           GST_CL_ARG_LOCAL (in_bytes), GST_CL_ARG_LOCAL (vs_bytes),
           GST_CL_ARGS_END)
           && gst_cl_base_filter_enqueue (base, self->k_tile, &t, events,

@@ -273,6 +273,10 @@ GST_START_TEST (test_tuning_and_paths)
       set_caps (h, format, 1, 1);
       check_one (h, format, 1, 1, CONTENT_RANDOM, FALSE, ref_gaussian, &rk,
           launch);
+      /* rows of whole aligned words (the GPU tile loads them as words) */
+      set_caps (h, format, 200, 37);
+      check_one (h, format, 200, 37, CONTENT_RANDOM, FALSE, ref_gaussian,
+          &rk, launch);
       gst_harness_teardown (h);
       g_free (launch);
     }
