@@ -464,8 +464,11 @@ __kernel void
 gaussian_buffer_tile (__global const uchar * src, int src_stride,
     __global uchar * dst, int dst_stride, int units, int height, int step,
     int alpha, int rows, __constant ushort * wt, int radius, int halo,
-    __local uint * in, __local ushort * vs)
+    __local uint * in, __local ushort4 * vs4)
 {
+  /* vs4: typed so that the runtime aligns it for the vector loads (NVIDIA
+   * faults on a misaligned local vector load) */
+  __local ushort *vs = (__local ushort *) vs4;
   const int lx = get_local_id (0), group = get_local_size (0);
   const int x0 = get_group_id (0) * 4 * group, y0 = get_group_id (1) * rows;
   const int tw4 = group + 2 * halo / 4;         /* tile row, in words */

@@ -376,7 +376,10 @@ gst_cl_gaussian_process (GstClBaseFilter * base, const GstClPlane * src,
     gsize rows = l.rows_auto ? TILE_ROWS : (gsize) l.rows;
     cl_int halo = ((gsize) r * src->step + 3) / 4 * 4;
     gsize tw = 4 * group + 2 * (gsize) halo;
-    gsize in_bytes = (rows + 2 * r) * tw, vs_bytes = rows * tw * 2;
+    /* in_bytes rounded up to 16 bytes: the second local buffer holds
+     * vectors and must stay aligned wherever the runtime puts it */
+    gsize in_bytes = ((rows + 2 * r) * tw + 15) / 16 * 16;
+    gsize vs_bytes = rows * tw * 2;
     if (in_bytes + vs_bytes <= device->local_mem_size) {
       cl_int trows = rows;
       GstClLaunch t = l;
