@@ -899,7 +899,7 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
   g_object_class_install_property (gobject_class, PROP_WORK_GROUP_SIZE,
       g_param_spec_uint ("work-group-size", "Work-group size",
           "Tuning: work-items per work-group (0 = automatic: 1 in strips; "
-          "in tiles 64, 128 for clgaussian's one-pass radius kernel, 256 "
+          "in tiles 64 (four bytes each in clgaussian's one-pass radius kernel), 256 "
           "for clhistogram)", 0, 1024, 0, rw | GST_PARAM_MUTABLE_PLAYING));
   g_object_class_install_property (gobject_class, PROP_ROWS_PER_ITEM,
       g_param_spec_uint ("rows-per-item", "Rows per work-item",
