@@ -2,10 +2,12 @@
 /* histogram.cl: the 256-level histograms of clhistogram.
  *
  * Every kernel counts 8-bit levels of up to four channels, in slots
- * 0 = luma, 1 = red, 2 = green, 3 = blue (the bits of `want`), and writes
- * one partial histogram per unit of work (a work-item in strips, a
- * work-group in tiles) to partials[(slot * n_units + unit) * 256 + level];
- * the host adds the partials into 64-bit totals. One-byte pixels (GRAY8,
+ * 0 = luma, 1 = red, 2 = green, 3 = blue (the bits of `want`). In strips
+ * (CPUs) each work-item writes one partial histogram to
+ * partials[(slot * n_units + unit) * 256 + level], which the host (or
+ * histogram_reduce, where there are hundreds) adds up; in tiles (GPUs)
+ * each work-group adds its local tables atomically into totals[slot * 256
+ * + level]. The host keeps 64-bit totals across frames. One-byte pixels (GRAY8,
  * the Y plane) are luma; packed RGB pixels are `step` bytes with red, green
  * and blue at r_off, g_off, b_off, and their luma is OpenCV's RGB2GRAY:
  * (4899 R + 9617 G + 1868 B + 8192) >> 14.
@@ -214,12 +216,15 @@ hist_local_count (__local uint * my, int copies, uint r, uint g, uint b,
     atomic_inc (&my[(768 + b) * copies]);
 }
 
-/* one partial per work-group, numbered row-major over the groups */
+/* Each work-group adds its counts atomically into one table of 4 slots x
+ * 256 levels (zeroed before the frame): with hundreds of groups on a GPU,
+ * no partials to write, read back or add up in a second kernel; a level
+ * none of the group's pixels had costs nothing, so flat content adds one
+ * counter per group. */
 inline void
-hist_local_write (__local uint * lh, int copies, __global uint * partials,
-    int n_units, int want)
+hist_local_add (__local uint * lh, int copies, __global uint * totals,
+    int want)
 {
-  const int unit = get_group_id (1) * get_num_groups (0) + get_group_id (0);
   barrier (CLK_LOCAL_MEM_FENCE);
   for (int i = get_local_id (0); i < 1024; i += get_local_size (0)) {
     const int slot = i >> 8;
@@ -228,7 +233,8 @@ hist_local_write (__local uint * lh, int copies, __global uint * partials,
     uint s = 0;
     for (int c = 0; c < copies; c++)
       s += lh[i * copies + c];
-    partials[((size_t) slot * n_units + unit) * 256 + (i & 255)] = s;
+    if (s)
+      atomic_add (&totals[i], s);
   }
 }
 
@@ -239,7 +245,7 @@ hist_local_write (__local uint * lh, int copies, __global uint * partials,
 __kernel void
 histogram_tiles (__global const uchar * src, int stride, int units,
     int height, int step, int r_off, int g_off, int b_off, int want,
-    __global uint * partials, int n_units, __local uint * lh, int copies)
+    __global uint * totals, __local uint * lh, int copies)
 {
   const int width = units / step;
   const int words = (stride & 3) == 0 && ((size_t) src & 3) == 0;
@@ -275,15 +281,15 @@ histogram_tiles (__global const uchar * src, int stride, int units,
       }
     }
   }
-  hist_local_write (lh, copies, partials, n_units, want);
+  hist_local_add (lh, copies, totals, want);
 }
 
 /* layout: 0 = one channel (CL_R), 3 = RGB as a CL_R image three texels per
  * pixel, 4 = CL_RGBA */
 __kernel void
 histogram_image (read_only image2d_t src, int width, int height, int layout,
-    int r_off, int g_off, int b_off, int want, __global uint * partials,
-    int n_units, __local uint * lh, int copies)
+    int r_off, int g_off, int b_off, int want, __global uint * totals,
+    __local uint * lh, int copies)
 {
   __local uint *my = lh + get_local_id (0) % copies;
 
@@ -308,5 +314,5 @@ histogram_image (read_only image2d_t src, int width, int height, int layout,
       }
     }
   }
-  hist_local_write (lh, copies, partials, n_units, want);
+  hist_local_add (lh, copies, totals, want);
 }

@@ -585,6 +585,7 @@ count_frame (GstClHistogram * self, const GstClPlane * src, Pending * pf,
   GstClDevice *device = gst_cl_base_filter_get_device (base);
   cl_command_queue queue = gst_cl_base_filter_get_queue (base);
   cl_int iwant = want, n_units, copies, st;
+  gboolean totals = FALSE;
   gsize local_bytes;
   cl_mem partials;
   gboolean pairs = FALSE;
@@ -653,37 +654,44 @@ count_frame (GstClHistogram * self, const GstClPlane * src, Pending * pf,
     copies = MAX (1, MIN (TILE_COPIES,
             device->local_mem_size / (N_SLOTS * 256 * sizeof (guint32))));
     local_bytes = (gsize) copies * N_SLOTS * 256 * sizeof (guint32);
-    n_units = groups_x * groups_y;
     l.global[0] = groups_x * group;
     l.global[1] = groups_y;
     l.local[1] = 1;
-    if (!ensure_partials (self, n_units, error))
-      return FALSE;
+    /* each group adds its counts into the totals (hundreds of groups on
+     * GPUs: no partials to write, read or add up) */
+    {
+      const guint32 zero = 0;
+      st = clEnqueueFillBuffer (queue, self->totals, &zero, sizeof (zero), 0,
+          N_SLOTS * 256 * sizeof (guint32), 0, NULL, NULL);
+      if (st != CL_SUCCESS)
+        return gst_cl_fail (error, st, "clEnqueueFillBuffer (totals)");
+    }
     if (src->is_image) {
       cl_int layout = src->step == 3 ? 3 : self->has_rgb ? 4 : 0;
       if (!gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
               GST_CL_ARG (src->width), GST_CL_ARG (src->height),
               GST_CL_ARG (layout), GST_CL_ARG (self->r_off),
               GST_CL_ARG (self->g_off), GST_CL_ARG (self->b_off),
-              GST_CL_ARG (iwant), GST_CL_ARG (self->partials),
-              GST_CL_ARG (n_units), GST_CL_ARG_LOCAL (local_bytes),
-              GST_CL_ARG (copies), GST_CL_ARGS_END))
+              GST_CL_ARG (iwant), GST_CL_ARG (self->totals),
+              GST_CL_ARG_LOCAL (local_bytes), GST_CL_ARG (copies),
+              GST_CL_ARGS_END))
         return FALSE;
     } else if (!gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
             GST_CL_ARG (src->stride), GST_CL_ARG (src->units),
             GST_CL_ARG (src->height), GST_CL_ARG (src->step),
             GST_CL_ARG (self->r_off), GST_CL_ARG (self->g_off),
             GST_CL_ARG (self->b_off), GST_CL_ARG (iwant),
-            GST_CL_ARG (self->partials), GST_CL_ARG (n_units),
-            GST_CL_ARG_LOCAL (local_bytes), GST_CL_ARG (copies),
-            GST_CL_ARGS_END)) {
+            GST_CL_ARG (self->totals), GST_CL_ARG_LOCAL (local_bytes),
+            GST_CL_ARG (copies), GST_CL_ARGS_END)) {
       return FALSE;
     }
     if (!gst_cl_base_filter_enqueue (base, k, &l, events, n_events, error))
       return FALSE;
+    totals = TRUE;
+    n_units = 1;
   }
 
-  partials = self->partials;
+  partials = totals ? self->totals : self->partials;
   if (n_units > MAX_HOST_UNITS) {
     /* hundreds of partials (GPUs): added on the device into one partial
      * per slot, which is what the host then reads */
