@@ -242,19 +242,58 @@ hist_local_add (__local uint * lh, int copies, __global uint * totals,
  * dimension 0 over a row, with no division per pixel. One-byte pixels are
  * read four at a time (one 32-bit load where the rows are 4-byte aligned),
  * and four equal ones are one addition. */
+/* four one-byte pixels of a word: one addition when they are equal */
+inline void
+hist_count_word (__local uint * my, int copies, uint w)
+{
+  const uint b0 = w & 0xff;
+  if (w == b0 * 0x01010101u) {
+    atomic_add (&my[b0 * copies], 4u);
+  } else {
+    atomic_inc (&my[b0 * copies]);
+    atomic_inc (&my[((w >> 8) & 0xff) * copies]);
+    atomic_inc (&my[((w >> 16) & 0xff) * copies]);
+    atomic_inc (&my[(w >> 24) * copies]);
+  }
+}
+
 __kernel void
 histogram_tiles (__global const uchar * src, int stride, int units,
     int height, int step, int r_off, int g_off, int b_off, int want,
-    __global uint * totals, __local uint * lh, int copies)
+    __global uint * totals, __local uint * lh, int copies, int sixteen)
 {
   const int width = units / step;
   const int words = (stride & 3) == 0 && ((size_t) src & 3) == 0;
+  const int vectors = (stride & 15) == 0 && ((size_t) src & 15) == 0;
   __local uint *my = lh + get_local_id (0) % copies;
 
   hist_local_clear (lh, copies, want);
   for (int y = get_global_id (1); y < height; y += get_global_size (1)) {
     const __global uchar *row = src + (size_t) y * stride;
-    if (step == 1) {
+    if (step == 1 && sixteen) {
+      /* sixteen one-byte pixels per work-item (the host chose it for rows
+       * of whole 16-byte vectors): more bytes in flight per load, and one
+       * addition for sixteen equal pixels */
+      for (int x = get_global_id (0) * 16; x < width;
+          x += get_global_size (0) * 16) {
+        if (x + 16 <= width) {
+          const uint4 v = vectors ? *(const __global uint4 *) (row + x) :
+              as_uint4 (vload16 (0, row + x));
+          const uint b0 = v.x & 0xff;
+          if (all (v == (uint4) (b0 * 0x01010101u))) {
+            atomic_add (&my[b0 * copies], 16u);
+          } else {
+            hist_count_word (my, copies, v.x);
+            hist_count_word (my, copies, v.y);
+            hist_count_word (my, copies, v.z);
+            hist_count_word (my, copies, v.w);
+          }
+        } else {
+          for (int i = x; i < width; i++)
+            atomic_inc (&my[row[i] * copies]);
+        }
+      }
+    } else if (step == 1) {
       for (int x = get_global_id (0) * 4; x < width;
           x += get_global_size (0) * 4) {
         if (x + 4 <= width) {

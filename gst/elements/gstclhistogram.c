@@ -640,7 +640,10 @@ count_frame (GstClHistogram * self, const GstClPlane * src, Pending * pf,
      * rows, a few groups per compute unit; local tables in as many copies
      * as local memory holds, up to TILE_COPIES */
     gboolean quads = !src->is_image && src->step == 1;
-    gsize items = quads ? (src->width + 3) / 4 : src->width;
+    /* sixteen one-byte pixels per item on rows of whole 16-byte vectors */
+    cl_int sixteen = quads && src->stride % 16 == 0;
+    gsize items = sixteen ? (src->width + 15) / 16 :
+        quads ? (src->width + 3) / 4 : src->width;
     gsize group, groups_x, groups_y;
     cl_kernel k = src->is_image ? self->k_image : self->k_tiles;
 
@@ -682,7 +685,7 @@ count_frame (GstClHistogram * self, const GstClPlane * src, Pending * pf,
             GST_CL_ARG (self->r_off), GST_CL_ARG (self->g_off),
             GST_CL_ARG (self->b_off), GST_CL_ARG (iwant),
             GST_CL_ARG (self->totals), GST_CL_ARG_LOCAL (local_bytes),
-            GST_CL_ARG (copies), GST_CL_ARGS_END)) {
+            GST_CL_ARG (copies), GST_CL_ARG (sixteen), GST_CL_ARGS_END)) {
       return FALSE;
     }
     if (!gst_cl_base_filter_enqueue (base, k, &l, events, n_events, error))

@@ -461,6 +461,29 @@ GST_START_TEST (test_tuning)
         gst_message_unref (msg);
         gst_buffer_unref (fr.buffer);
       }
+      /* rows of whole 16-byte vectors (sixteen one-byte pixels per
+       * work-item in tiles: the stride is 208), with a tail of 14 pixels */
+      {
+        GstVideoInfo info16 = test_info (formats[f], 206, 9);
+        gchar *caps = test_caps_string (formats[f], 206, 9);
+        gst_harness_set_src_caps_str (hs.h, caps);
+        gst_harness_set_sink_caps_str (hs.h, caps);
+        g_free (caps);
+        for (k = 0; k < 2; k++) {
+          TestFrame fr = test_frame_new (&info16, k ? CONTENT_STRUCTURED :
+              CONTENT_RANDOM, FALSE, 50 + t);
+          RefCounts rc = { {{0}}, 0, FALSE };
+          GstMessage *msg;
+          push_passthrough (hs.h, &fr);
+          ref_count (&rc, fr.buffer, &fr.info, formats[f]);
+          msg = pop_histogram (&hs);
+          fail_unless (msg != NULL);
+          check_message (gst_message_get_structure (msg), &rc, "all", 256, 1,
+              99, 1, launch);
+          gst_message_unref (msg);
+          gst_buffer_unref (fr.buffer);
+        }
+      }
       hist_free (&hs);
       g_free (launch);
     }
