@@ -297,17 +297,9 @@ histogram_tiles (__global const uchar * src, int stride, int units,
       for (int x = get_global_id (0) * 4; x < width;
           x += get_global_size (0) * 4) {
         if (x + 4 <= width) {
-          const uchar4 v = words ?
-              as_uchar4 (*(const __global uint *) (row + x)) :
-              vload4 (0, row + x);
-          if (v.s0 == v.s1 && v.s0 == v.s2 && v.s0 == v.s3) {
-            atomic_add (&my[v.s0 * copies], 4u);
-          } else {
-            atomic_inc (&my[v.s0 * copies]);
-            atomic_inc (&my[v.s1 * copies]);
-            atomic_inc (&my[v.s2 * copies]);
-            atomic_inc (&my[v.s3 * copies]);
-          }
+          hist_count_word (my, copies, words ?
+              *(const __global uint *) (row + x) :
+              as_uint (vload4 (0, row + x)));
         } else {
           for (int i = x; i < width; i++)
             atomic_inc (&my[row[i] * copies]);

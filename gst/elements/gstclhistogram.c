@@ -123,10 +123,11 @@ struct _GstClHistogram
   guint frames;
   guint64 pixels;
   GstClockTime start, start_stream, start_running, end;
-  GstBuffer *meta_buffer;       /* the frame being finished, which carries
-                                 * the interval it completes (attach-meta) */
-  GstStructure *meta;           /* its statistics, attached when the frame
-                                 * leaves (generate_output) */
+  gboolean finishing_current;   /* the frames being added end with the one
+                                 * about to leave, which carries the interval
+                                 * it completes (attach-meta) */
+  GstStructure *meta;           /* that interval's statistics, attached when
+                                 * the frame leaves (generate_output) */
 
   /* device */
   cl_kernel k_strips, k_tiles, k_image, k_pairs, k_reduce;
@@ -370,7 +371,7 @@ post_interval (GstClHistogram * self)
   low = self->low_percentile;
   high = self->high_percentile;
   post = self->post_messages;
-  attach = self->attach_meta && self->meta_buffer;
+  attach = self->attach_meta && self->finishing_current;
   GST_OBJECT_UNLOCK (self);
   if (post || attach) {
     s = build_structure (self, bins, low, high);
@@ -872,9 +873,9 @@ gst_cl_histogram_analyze (GstClBaseFilter * base, const GstClPlane * src,
      * carry no meta; then this frame's counts, before it is pushed */
     if (!finish_frames (self, 1, error))
       return FALSE;
-    self->meta_buffer = buffer;
+    self->finishing_current = TRUE;
     ok = finish_frames (self, 0, error);
-    self->meta_buffer = NULL;
+    self->finishing_current = FALSE;
     return ok;
   }
   return finish_frames (self, gst_cl_base_filter_get_device (base)->zero_copy ?

@@ -421,6 +421,35 @@ GST_START_TEST (test_no_messages)
 
 GST_END_TEST;
 
+/* Sets @w x @ht caps and checks a frame of random content, then one of
+ * flat runs and edges (structured), all channels, against the reference. */
+static void
+check_random_and_structured (Hist * hs, const gchar * format, gint w,
+    gint ht, gboolean padded, guint seed, const gchar * launch)
+{
+  GstVideoInfo info = test_info (format, w, ht);
+  gchar *caps = test_caps_string (format, w, ht);
+  guint k;
+
+  gst_harness_set_src_caps_str (hs->h, caps);
+  gst_harness_set_sink_caps_str (hs->h, caps);
+  g_free (caps);
+  for (k = 0; k < 2; k++) {
+    TestFrame fr = test_frame_new (&info, k ? CONTENT_STRUCTURED :
+        CONTENT_RANDOM, padded, seed);
+    RefCounts rc = { {{0}}, 0, FALSE };
+    GstMessage *msg;
+    push_passthrough (hs->h, &fr);
+    ref_count (&rc, fr.buffer, &fr.info, format);
+    msg = pop_histogram (hs);
+    fail_unless (msg != NULL);
+    check_message (gst_message_get_structure (msg), &rc, "all", 256, 1, 99,
+        1, launch);
+    gst_message_unref (msg);
+    gst_buffer_unref (fr.buffer);
+  }
+}
+
 /* Kernel shapes and tuning values give the same counts (against the C
  * reference), whether partials are added on the host or the device. */
 GST_START_TEST (test_tuning)
@@ -444,46 +473,11 @@ GST_START_TEST (test_tuning)
       gchar *launch = g_strdup_printf ("clhistogram channels=all %s",
           tunings[t]);
       Hist hs = hist_new (launch, formats[f], 83, 29);
-      GstVideoInfo info = test_info (formats[f], 83, 29);
-      guint k;
-      /* random content, then flat runs and edges (structured) */
-      for (k = 0; k < 2; k++) {
-        TestFrame fr = test_frame_new (&info, k ? CONTENT_STRUCTURED :
-            CONTENT_RANDOM, TRUE, t);
-        RefCounts rc = { {{0}}, 0, FALSE };
-        GstMessage *msg;
-        push_passthrough (hs.h, &fr);
-        ref_count (&rc, fr.buffer, &fr.info, formats[f]);
-        msg = pop_histogram (&hs);
-        fail_unless (msg != NULL);
-        check_message (gst_message_get_structure (msg), &rc, "all", 256, 1,
-            99, 1, launch);
-        gst_message_unref (msg);
-        gst_buffer_unref (fr.buffer);
-      }
+      check_random_and_structured (&hs, formats[f], 83, 29, TRUE, t, launch);
       /* rows of whole 16-byte vectors (sixteen one-byte pixels per
        * work-item in tiles: the stride is 208), with a tail of 14 pixels */
-      {
-        GstVideoInfo info16 = test_info (formats[f], 206, 9);
-        gchar *caps = test_caps_string (formats[f], 206, 9);
-        gst_harness_set_src_caps_str (hs.h, caps);
-        gst_harness_set_sink_caps_str (hs.h, caps);
-        g_free (caps);
-        for (k = 0; k < 2; k++) {
-          TestFrame fr = test_frame_new (&info16, k ? CONTENT_STRUCTURED :
-              CONTENT_RANDOM, FALSE, 50 + t);
-          RefCounts rc = { {{0}}, 0, FALSE };
-          GstMessage *msg;
-          push_passthrough (hs.h, &fr);
-          ref_count (&rc, fr.buffer, &fr.info, formats[f]);
-          msg = pop_histogram (&hs);
-          fail_unless (msg != NULL);
-          check_message (gst_message_get_structure (msg), &rc, "all", 256, 1,
-              99, 1, launch);
-          gst_message_unref (msg);
-          gst_buffer_unref (fr.buffer);
-        }
-      }
+      check_random_and_structured (&hs, formats[f], 206, 9, FALSE, 50 + t,
+          launch);
       hist_free (&hs);
       g_free (launch);
     }
