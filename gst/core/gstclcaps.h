@@ -9,7 +9,8 @@ G_BEGIN_DECLS
 
 /* The formats of every clfilters element. */
 #define GST_CL_FORMATS "{ GRAY8, RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, " \
-  "BGRx, xRGB, xBGR, I420, YV12, NV12, NV21, Y42B, Y444 }"
+  "BGRx, xRGB, xBGR, I420, YV12, NV12, NV21, Y42B, Y444, GRAY16_LE, " \
+  "P010_10LE, P016_LE, I420_10LE, I420_12LE, Y444_16LE, RGBA64_LE }"
 
 GstCaps *gst_cl_caps_new (gboolean device_memory, gboolean system_memory);
 

@@ -83,6 +83,12 @@ gst_cl_layout_check (const GstVideoInfo * info, const GstVideoMeta * meta,
     if (stride <= 0 || (guint64) stride < row)
       return fail (reason, "plane %u: stride %" G_GINT64_FORMAT " is smaller "
           "than a row of %" G_GUINT64_FORMAT " bytes", p, stride, row);
+    /* kernels read samples of more than 8 bits as 16-bit words */
+    if (GST_VIDEO_FORMAT_INFO_DEPTH (info->finfo, plane_component (info,
+                p)) > 8 && ((stride | offset) & 1))
+      return fail (reason, "plane %u: stride %" G_GINT64_FORMAT " or offset %"
+          G_GUINT64_FORMAT " is odd, but its samples are 16-bit words", p,
+          stride, offset);
     /* no overflow: stride < 2^31, rows < 2^31, offset < 2^64 / 2 checked */
     if (offset > buffer_size)
       return fail (reason, "plane %u starts at %" G_GUINT64_FORMAT ", past "

@@ -5,24 +5,35 @@
 
 #include <string.h>
 
-/* pixel stride and the byte kept unchanged in each pixel of a plane */
+/* Bytes of a sample of @plane: 2 in the formats of more than 8 bits (all
+ * little-endian with 16-bit containers: GRAY16_LE, P010_10LE, RGBA64_LE...). */
+static gint
+plane_sample_bytes (const GstVideoInfo * info, guint plane)
+{
+  gint comps[GST_VIDEO_MAX_COMPONENTS];
+  gst_video_format_info_component (info->finfo, plane, comps);
+  return GST_VIDEO_FORMAT_INFO_DEPTH (info->finfo, comps[0]) > 8 ? 2 : 1;
+}
+
+/* samples per pixel and the sample kept unchanged in each pixel of a plane */
 static void
 plane_pixel (const GstVideoInfo * info, guint plane, gint * step, gint * alpha)
 {
   gint comps[GST_VIDEO_MAX_COMPONENTS];
+  gint bytes = plane_sample_bytes (info, plane);
   guint32 used = 0;
   gint i, n = 0;
 
   gst_video_format_info_component (info->finfo, plane, comps);
-  *step = GST_VIDEO_INFO_COMP_PSTRIDE (info, comps[0]);
+  *step = GST_VIDEO_INFO_COMP_PSTRIDE (info, comps[0]) / bytes;
   *alpha = -1;
-  /* colour components are filtered; alpha and bytes no component uses (the
-   * x of RGBx) pass through. Only packed 4-byte pixels have such a byte. */
+  /* colour components are filtered; alpha and samples no component uses
+   * (the x of RGBx) pass through. Only packed 4-sample pixels have one. */
   for (i = 0; i < GST_VIDEO_MAX_COMPONENTS && comps[i] >= 0; i++) {
     gint c = comps[i];
     if (GST_VIDEO_FORMAT_INFO_HAS_ALPHA (info->finfo) && c == GST_VIDEO_COMP_A)
       continue;
-    used |= 1u << GST_VIDEO_INFO_COMP_POFFSET (info, c);
+    used |= 1u << (GST_VIDEO_INFO_COMP_POFFSET (info, c) / bytes);
     n++;
   }
   if (*step == 4 && n == 3) {
@@ -33,9 +44,11 @@ plane_pixel (const GstVideoInfo * info, guint plane, gint * step, gint * alpha)
 }
 
 static gboolean
-image_format_for (gint step, cl_image_format * fmt, gint * texels_per_px)
+image_format_for (gint step, gint sample_bytes, cl_image_format * fmt,
+    gint * texels_per_px)
 {
-  fmt->image_channel_data_type = CL_UNSIGNED_INT8;
+  fmt->image_channel_data_type = sample_bytes == 2 ? CL_UNSIGNED_INT16 :
+      CL_UNSIGNED_INT8;
   if (step == 4) {
     fmt->image_channel_order = CL_RGBA;
     *texels_per_px = 1;
@@ -60,12 +73,13 @@ gst_cl_plane_image_possible (GstClDevice * device, const GstVideoInfo * info,
     guint plane, gchar ** why)
 {
   cl_image_format fmt;
-  gint step, alpha, tpp;
+  gint step, alpha, tpp, bytes = plane_sample_bytes (info, plane);
   gsize units, rows;
 
   plane_pixel (info, plane, &step, &alpha);
-  image_format_for (step, &fmt, &tpp);
-  units = (gsize) (gst_cl_layout_row_bytes (info, plane) / step) * tpp;
+  image_format_for (step, bytes, &fmt, &tpp);
+  units = (gsize) (gst_cl_layout_row_bytes (info, plane) / (step * bytes)) *
+      tpp;
   rows = gst_cl_layout_plane_rows (info, plane);
   if (!device->image_support) {
     *why = g_strdup_printf ("device \"%s\" has no image support",
@@ -75,8 +89,8 @@ gst_cl_plane_image_possible (GstClDevice * device, const GstVideoInfo * info,
   if (!gst_cl_device_has_image_format (device, fmt.image_channel_order,
           fmt.image_channel_data_type)) {
     *why = g_strdup_printf ("device \"%s\" cannot read and write %s "
-        "UNSIGNED_INT8 images", device->name,
-        fmt.image_channel_order == CL_RGBA ? "CL_RGBA" : "CL_R");
+        "UNSIGNED_INT%d images", device->name,
+        fmt.image_channel_order == CL_RGBA ? "CL_RGBA" : "CL_R", 8 * bytes);
     return FALSE;
   }
   if (units > device->image2d_max_width || rows > device->image2d_max_height) {
@@ -104,7 +118,7 @@ gst_cl_plane_store_configure (GstClPlaneStore * store, GstClDevice * device,
 {
   cl_mem_flags flags = CL_MEM_READ_WRITE;
   GstClPlane *d = &store->desc;
-  gint step, alpha, tpp = 1;
+  gint step, alpha, tpp = 1, comps[GST_VIDEO_MAX_COMPONENTS];
   cl_int st;
 
   gst_cl_plane_store_clear (store);
@@ -112,11 +126,15 @@ gst_cl_plane_store_configure (GstClPlaneStore * store, GstClDevice * device,
   store->output = output;
   store->row_bytes = gst_cl_layout_row_bytes (info, plane);
   plane_pixel (info, plane, &step, &alpha);
+  gst_video_format_info_component (info->finfo, plane, comps);
+  d->sample_bytes = plane_sample_bytes (info, plane);
+  d->depth = GST_VIDEO_FORMAT_INFO_DEPTH (info->finfo, comps[0]);
+  d->shift = GST_VIDEO_FORMAT_INFO_SHIFT (info->finfo, comps[0]);
   d->is_image = image;
-  d->width = store->row_bytes / step;
+  d->width = store->row_bytes / (step * d->sample_bytes);
   d->height = gst_cl_layout_plane_rows (info, plane);
   if (image) {
-    image_format_for (step, &store->image_format, &tpp);
+    image_format_for (step, d->sample_bytes, &store->image_format, &tpp);
     d->step = tpp;
     d->alpha = tpp == 1 && step == 4 ? alpha : -1;
     d->units = d->width * tpp;
@@ -137,7 +155,7 @@ gst_cl_plane_store_configure (GstClPlaneStore * store, GstClDevice * device,
   /* the kernels' vector path needs pixels that tile 16 bytes for alpha */
   d->alpha = (16 % step == 0) ? alpha : -1;
   g_assert (alpha < 0 || d->alpha >= 0);
-  d->units = store->row_bytes;
+  d->units = d->width * step;
   d->stride = 0;                /* the frame's, set per frame */
   d->mem = NULL;
   return TRUE;

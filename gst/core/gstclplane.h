@@ -16,8 +16,15 @@ G_BEGIN_DECLS
 /**
  * GstClPlane:
  *
- * What a kernel needs to know of a plane, for one frame. A unit is a byte
- * in a buffer and a texel in an image.
+ * What a kernel needs to know of a plane, for one frame. A unit is a
+ * sample in a buffer (a byte in 8-bit formats, two little-endian bytes in
+ * the formats of more than 8 bits) and a texel in an image (CL_UNSIGNED_INT8
+ * or CL_UNSIGNED_INT16 channels).
+ *
+ * A stored sample holds its value v (@depth bits) at bit @shift:
+ * v = (sample >> shift) & (2^depth - 1). Bits outside the value are ignored
+ * on input and written as zero; P010_10LE has shift 6 (its low 6 bits stay
+ * zero), the other formats shift 0.
  */
 typedef struct
 {
@@ -31,7 +38,13 @@ typedef struct
   gint alpha;                   /* unit (buffer) or component (image) of each
                                  * pixel copied unchanged (alpha or padding),
                                  * -1 when none */
+  gint sample_bytes;            /* 1, or 2 for more than 8 bits */
+  gint depth;                   /* bits of a sample value: 8 to 16 */
+  gint shift;                   /* bits below the value in a sample */
 } GstClPlane;
+
+/* whether @plane's samples take two bytes (formats of more than 8 bits) */
+#define GST_CL_PLANE_IS_WIDE(plane) ((plane)->sample_bytes == 2)
 
 typedef struct
 {

@@ -30,6 +30,34 @@ static const gchar *const all_formats[] = {
   "xRGB", "xBGR", "I420", "YV12", "NV12", "NV21", "Y42B", "Y444", NULL
 };
 
+/* the formats of more than 8 bits per sample (interface.md, "More than 8
+ * bits per sample"), written out here rather than derived from GStreamer's
+ * format tables: samples per pixel of plane 0, the sample kept unchanged
+ * (-1: none), the depth D of a value and its shift in the 16-bit word */
+typedef struct
+{
+  const gchar *name;
+  gint step, keep, depth, shift;
+} TestDeepFormat;
+
+static const TestDeepFormat deep_formats[] = {
+  {"GRAY16_LE", 1, -1, 16, 0}, {"P010_10LE", 1, -1, 10, 6},
+  {"P016_LE", 1, -1, 16, 0}, {"I420_10LE", 1, -1, 10, 0},
+  {"I420_12LE", 1, -1, 12, 0}, {"Y444_16LE", 1, -1, 16, 0},
+  {"RGBA64_LE", 4, 3, 16, 0}, {NULL, 0, 0, 0, 0}
+};
+
+/* the entry of deep_formats for @format; NULL for 8-bit formats */
+static G_GNUC_UNUSED const TestDeepFormat *
+test_deep_format (const gchar * format)
+{
+  guint i;
+  for (i = 0; deep_formats[i].name; i++)
+    if (g_str_equal (deep_formats[i].name, format))
+      return &deep_formats[i];
+  return NULL;
+}
+
 static const gchar *const memory_kinds[] = { "buffer", "image", NULL };
 
 /* Bytes per pixel of the filtered plane (plane 0) and the byte of each
@@ -71,7 +99,38 @@ typedef enum
 {
   CONTENT_RANDOM,
   CONTENT_STRUCTURED,           /* gradients, a checkerboard and hard edges */
+  /* formats of more than 8 bits only: random values, and every bit outside
+   * the value's D bits set at random (which the filters must ignore: they
+   * read (word >> shift) & (2^D - 1) and write those bits as zero) */
+  CONTENT_DIRTY,
 } TestContent;
+
+/* One stored sample of a format of more than 8 bits: sample @c of pixel
+ * (@x, @y) of a plane @w pixels wide and @h rows high: random, or a
+ * structure of gradients and hard edges with the extreme levels 0 and
+ * 2^D - 1 along the borders. */
+static guint16
+test_deep_word (const TestDeepFormat * d, TestContent content, guint x,
+    guint c, guint y, guint w, guint h, guint32 * state)
+{
+  const guint maxv = (1u << d->depth) - 1;
+  guint32 v;
+  if (content == CONTENT_DIRTY)
+    return test_rand (state) >> 16;
+  if (content == CONTENT_RANDOM) {
+    v = (test_rand (state) >> 8) & maxv;
+  } else if (x == 0 || y == 0 || x + 1 == w || y + 1 == h) {
+    v = ((x + y) & 1) ? maxv : 0;       /* full range at the borders */
+  } else if (y < h / 3) {
+    v = (guint32) (((guint64) x * maxv) / MAX (w - 1, 1)) ^ (y & 3) ^ c;
+  } else if (y < 2 * h / 3) {
+    v = ((x / 4 + y / 4) & 1) ? maxv - 3 : 2;
+  } else {
+    v = x < w / 6 ? 0 : (x * 7919u + y * 104729u) & maxv;
+  }
+  return (guint16) ((v & maxv) << d->shift);
+}
+
 
 typedef struct
 {
@@ -124,6 +183,17 @@ test_frame_new (const GstVideoInfo * caps_info, TestContent content,
     w = GST_VIDEO_INFO_COMP_WIDTH (&f.info, comp[0]) *
         GST_VIDEO_INFO_COMP_PSTRIDE (&f.info, comp[0]);
     h = GST_VIDEO_INFO_COMP_HEIGHT (&f.info, comp[0]);
+    if (test_deep_format (GST_VIDEO_INFO_NAME (&f.info))) {
+      const TestDeepFormat *deep =
+          test_deep_format (GST_VIDEO_INFO_NAME (&f.info));
+      for (y = 0; y < h; y++)
+        for (x = 0; x < w / 2; x++)
+          GST_WRITE_UINT16_LE (d + (gsize) y * stride + 2 * x,
+              test_deep_word (deep, content, x / deep->step, x % deep->step,
+                  y, w / 2 / deep->step, h, &state));
+      continue;
+    }
+    g_assert (content != CONTENT_DIRTY);
     for (y = 0; y < h; y++)
       for (x = 0; x < w; x++) {
         guint8 v;
@@ -162,11 +232,14 @@ test_caps_string (const gchar * format, gint width, gint height)
       "framerate=30/1", format, width, height);
 }
 
-/* A plane of a mapped frame, for references. */
+/* A plane of a mapped frame, for references. step: samples per pixel;
+ * bytes (0 or 1: 8-bit samples; 2: 16-bit words holding a value of depth
+ * bits at bit shift). */
 typedef struct
 {
   guint8 *data;
   gint stride, width, height, step;
+  gint bytes, depth, shift;
 } TestPlane;
 
 static TestPlane
@@ -174,13 +247,109 @@ test_plane (GstVideoFrame * vf, guint plane)
 {
   TestPlane t;
   gint comp[GST_VIDEO_MAX_COMPONENTS];
+  const TestDeepFormat *deep =
+      test_deep_format (GST_VIDEO_INFO_NAME (&vf->info));
   gst_video_format_info_component (vf->info.finfo, plane, comp);
   t.data = GST_VIDEO_FRAME_PLANE_DATA (vf, plane);
   t.stride = GST_VIDEO_FRAME_PLANE_STRIDE (vf, plane);
   t.width = GST_VIDEO_FRAME_COMP_WIDTH (vf, comp[0]);
   t.height = GST_VIDEO_FRAME_COMP_HEIGHT (vf, comp[0]);
-  t.step = GST_VIDEO_FRAME_COMP_PSTRIDE (vf, comp[0]);
+  t.bytes = deep ? 2 : 1;
+  t.depth = deep ? deep->depth : 8;
+  t.shift = deep ? deep->shift : 0;
+  t.step = GST_VIDEO_FRAME_COMP_PSTRIDE (vf, comp[0]) / t.bytes;
   return t;
+}
+
+/* The value of sample @c of pixel (@x, @y) of @p, in its depth's levels
+ * (bits outside them ignored), for any format. */
+static G_GNUC_UNUSED gint
+test_value (const TestPlane * p, gint x, gint y, gint c)
+{
+  const guint8 *row = p->data + (gsize) y * p->stride;
+  if (p->bytes <= 1)
+    return row[x * p->step + c];
+  return (GST_READ_UINT16_LE (row + 2 * (x * p->step + c)) >> p->shift) &
+      ((1 << p->depth) - 1);
+}
+
+/* The stored word (or byte) of sample @c of pixel (@x, @y) of @p. */
+static G_GNUC_UNUSED guint
+test_word (const TestPlane * p, gint x, gint y, gint c)
+{
+  const guint8 *row = p->data + (gsize) y * p->stride;
+  if (p->bytes <= 1)
+    return row[x * p->step + c];
+  return GST_READ_UINT16_LE (row + 2 * (x * p->step + c));
+}
+
+/* Reference filter of one sample of any depth: the value (in the depth's
+ * levels) of sample c of plane 0 of @src at (x, y). */
+typedef gint (*TestValueRefFunc) (const TestPlane * src, gint x, gint y,
+    gint c, gpointer data);
+
+/* Compares @out with @in filtered by @ref, for any format: each filtered
+ * sample's value within @tolerance of the reference, stored in the
+ * format's packing (every bit outside the value zero, so P010_10LE keeps
+ * its low 6 bits zero); the kept sample of each pixel and every other
+ * plane unchanged. Returns the number of mismatches (printing the first). */
+static G_GNUC_UNUSED guint
+test_compare_values (GstBuffer * inbuf, const GstVideoInfo * in_info,
+    GstBuffer * outbuf, const GstVideoInfo * out_info, const gchar * format,
+    TestValueRefFunc ref, gpointer data, gint tolerance, const gchar * what)
+{
+  const TestDeepFormat *deep = test_deep_format (format);
+  GstVideoFrame in, out;
+  TestPlane s, d;
+  gint step, keep, x, y, c;
+  guint p, bad = 0;
+
+  if (deep) {
+    step = deep->step;
+    keep = deep->keep;
+  } else {
+    test_format_pixel (format, &step, &keep);
+  }
+  fail_unless (gst_video_frame_map (&in, in_info, inbuf, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&out, out_info, outbuf, GST_MAP_READ));
+  s = test_plane (&in, 0);
+  d = test_plane (&out, 0);
+  fail_unless_equals_int (s.step, step);
+  for (y = 0; y < s.height; y++)
+    for (x = 0; x < s.width; x++)
+      for (c = 0; c < step; c++) {
+        guint got = test_word (&d, x, y, c);
+        gboolean ok;
+        gint want;
+        if (c == keep) {
+          want = test_word (&s, x, y, c);
+          ok = got == (guint) want;
+        } else {
+          want = ref (&s, x, y, c, data);
+          ok = (got & ~(((1u << d.depth) - 1) << d.shift)) == 0 &&
+              ABS ((gint) (got >> d.shift) - want) <= tolerance;
+        }
+        if (!ok) {
+          if (bad < 5)
+            GST_ERROR ("%s: %s %dx%d at (%d,%d) sample %d: got word 0x%x "
+                "(value %u), want value %d", what, format, s.width,
+                s.height, x, y, c, got, got >> d.shift, want);
+          bad++;
+        }
+      }
+  for (p = 1; p < GST_VIDEO_FRAME_N_PLANES (&in); p++) {
+    TestPlane a = test_plane (&in, p), b = test_plane (&out, p);
+    for (y = 0; y < a.height; y++)
+      if (memcmp (a.data + (gsize) y * a.stride, b.data + (gsize) y *
+              b.stride, (gsize) a.width * a.step * a.bytes) != 0) {
+        if (bad < 5)
+          GST_ERROR ("%s: %s plane %u row %d changed", what, format, p, y);
+        bad++;
+      }
+  }
+  gst_video_frame_unmap (&out);
+  gst_video_frame_unmap (&in);
+  return bad;
 }
 
 /* Reference filter of one sample: plane 0 of @src at (x, y, byte c). */
