@@ -21,7 +21,18 @@ typedef uchar16 __attribute__ ((aligned (1))) gst_cl_uchar16_u;
 typedef float16 __attribute__ ((aligned (4))) gst_cl_float16_u;
 #define LOAD_F16_L(p) (*(const __local gst_cl_float16_u *) (p))
 #define STORE_F16_L(p, v) (*(__local gst_cl_float16_u *) (p) = (v))
+/* 16-bit samples (formats of more than 8 bits), from 2-byte aligned rows */
+typedef ushort8 __attribute__ ((aligned (2))) gst_cl_ushort8_u;
+typedef ushort16 __attribute__ ((aligned (2))) gst_cl_ushort16_u;
+#define LOAD_US8(p) (*(const __global gst_cl_ushort8_u *) (p))
+#define STORE_US8(p, v) (*(__global gst_cl_ushort8_u *) (p) = (v))
+#define LOAD_US16(p) (*(const __global gst_cl_ushort16_u *) (p))
+#define STORE_US16(p, v) (*(__global gst_cl_ushort16_u *) (p) = (v))
 #else
+#define LOAD_US8(p) vload8 (0, (p))
+#define STORE_US8(p, v) vstore8 ((v), 0, (p))
+#define LOAD_US16(p) vload16 (0, (p))
+#define STORE_US16(p, v) vstore16 ((v), 0, (p))
 #define LOAD_UC16(p) vload16 (0, (p))
 #define STORE_UC16(p, v) vstore16 ((v), 0, (p))
 #define LOAD_F16_L(p) vload16 (0, (p))

@@ -150,6 +150,8 @@ test_frame_new (const GstVideoInfo * caps_info, TestContent content,
   guint p, x, y;
   guint32 state = seed * 2654435761u + 1;
   gsize offset = 0;
+  const TestDeepFormat *deep = test_deep_format (GST_VIDEO_INFO_NAME
+      (caps_info));
 
   f.info = *caps_info;
   if (padded) {
@@ -158,9 +160,11 @@ test_frame_new (const GstVideoInfo * caps_info, TestContent content,
       guint rows;
       gst_video_format_info_component (f.info.finfo, p, comp);
       rows = GST_VIDEO_INFO_COMP_HEIGHT (&f.info, comp[0]);
-      offset += 13 + 16 * p;    /* a gap before each plane */
+      /* a gap before each plane, and odd padding; 16-bit samples need
+       * even offsets and strides (gst_cl_layout_check) */
+      offset += deep ? 14 + 16 * p : 13 + 16 * p;
       f.info.offset[p] = offset;
-      f.info.stride[p] += 37 + 8 * p;
+      f.info.stride[p] += deep ? 38 + 8 * p : 37 + 8 * p;
       offset += (gsize) f.info.stride[p] * rows;
     }
     f.info.size = offset + 7;
@@ -183,9 +187,7 @@ test_frame_new (const GstVideoInfo * caps_info, TestContent content,
     w = GST_VIDEO_INFO_COMP_WIDTH (&f.info, comp[0]) *
         GST_VIDEO_INFO_COMP_PSTRIDE (&f.info, comp[0]);
     h = GST_VIDEO_INFO_COMP_HEIGHT (&f.info, comp[0]);
-    if (test_deep_format (GST_VIDEO_INFO_NAME (&f.info))) {
-      const TestDeepFormat *deep =
-          test_deep_format (GST_VIDEO_INFO_NAME (&f.info));
+    if (deep) {
       for (y = 0; y < h; y++)
         for (x = 0; x < w / 2; x++)
           GST_WRITE_UINT16_LE (d + (gsize) y * stride + 2 * x,
