@@ -142,6 +142,38 @@ GST_START_TEST (test_bad_video_meta)
 
 GST_END_TEST;
 
+/* Formats of more than 8 bits: kernels read 16-bit words, so a video meta
+ * with an odd stride or plane offset is refused (the frame dropped with a
+ * warning), as is a buffer one byte short. */
+GST_START_TEST (test_odd_layout_16bit)
+{
+  Bad b = bad_new (elements[__i__], "video/x-raw,format=P010_10LE,width=64,"
+      "height=48,framerate=30/1");
+  GstVideoInfo info = test_info ("P010_10LE", 64, 48);
+  gsize offsets[GST_VIDEO_MAX_PLANES] = { 0, 64 * 2 * 48 + 256, };
+  gint strides[GST_VIDEO_MAX_PLANES] = { 129, 128, };
+  GstBuffer *buf;
+
+  buf = gst_buffer_new_allocate (NULL, info.size + 512, NULL);
+  gst_buffer_memset (buf, 0, 0, info.size + 512);
+  gst_buffer_add_video_meta_full (buf, 0, GST_VIDEO_FORMAT_P010_10LE, 64, 48,
+      2, offsets, strides);
+  expect_dropped (&b, buf, "odd stride of 16-bit samples");
+  buf = gst_buffer_new_allocate (NULL, info.size + 512, NULL);
+  gst_buffer_memset (buf, 0, 0, info.size + 512);
+  strides[0] = 128;
+  offsets[1] += 1;
+  gst_buffer_add_video_meta_full (buf, 0, GST_VIDEO_FORMAT_P010_10LE, 64, 48,
+      2, offsets, strides);
+  expect_dropped (&b, buf, "odd offset of 16-bit samples");
+  buf = gst_buffer_new_allocate (NULL, info.size - 1, NULL);
+  gst_buffer_memset (buf, 0, 0, info.size - 1);
+  expect_dropped (&b, buf, "16-bit frame one byte short");
+  bad_free (&b);
+}
+
+GST_END_TEST;
+
 /* A buffer before any caps: refused with an error, no crash. */
 GST_START_TEST (test_buffer_before_caps)
 {
@@ -192,6 +224,7 @@ badinput_suite (void)
   tcase_set_timeout (tc, 300);
   tcase_add_loop_test (tc, test_short_and_empty_buffers, 0, n);
   tcase_add_loop_test (tc, test_bad_video_meta, 0, n);
+  tcase_add_loop_test (tc, test_odd_layout_16bit, 0, n);
   tcase_add_loop_test (tc, test_buffer_before_caps, 0, n);
   tcase_add_loop_test (tc, test_gap_with_data, 0, n);
   return s;

@@ -9,40 +9,49 @@
 
 #include <gst/base/gstbasetransform.h>
 
-/* the reference of "clgaussian ! cllaplace": the exact 3x3 binomial, then
- * clamp (9 c - sum of the 8 neighbours), on plane 0, replicated borders */
+/* the reference of "clgaussian ! cllaplace" for any depth D: the exact 3x3
+ * binomial, then clamp (9 c - sum of the 8 neighbours, 0, 2^D - 1), on the
+ * sample values of plane 0, replicated borders */
 typedef struct
 {
   gint width, height, step;
-  guint8 *data;                 /* width * step per row */
+  gint *data;                   /* width * step values per row */
 } RefPlane;
 
 static gint
-at (const TestPlane * s, gint x, gint y, gint c)
+ref_at (const RefPlane * r, gint x, gint y, gint c)
 {
-  x = clampi (x, 0, s->width - 1);
-  y = clampi (y, 0, s->height - 1);
-  return s->data[(gsize) y * s->stride + x * s->step + c];
+  x = clampi (x, 0, r->width - 1);
+  y = clampi (y, 0, r->height - 1);
+  return r->data[((gsize) y * r->width + x) * r->step + c];
 }
 
 static RefPlane
 ref_chain (const TestPlane * s)
 {
   static const gint w[3] = { 1, 2, 1 };
-  RefPlane r = { s->width, s->height, s->step, NULL };
-  TestPlane blur = { NULL, s->width * s->step, s->width, s->height, s->step };
+  const gint maxv = (1 << s->depth) - 1;
+  RefPlane in = { s->width, s->height, s->step, NULL };
+  RefPlane blur = in, r = in;
+  gsize n = (gsize) s->width * s->step * s->height;
   gint x, y, c, i, j;
 
-  blur.data = g_malloc ((gsize) s->width * s->step * s->height);
-  r.data = g_malloc ((gsize) s->width * s->step * s->height);
+  in.data = g_new (gint, n);
+  blur.data = g_new (gint, n);
+  r.data = g_new (gint, n);
+  for (y = 0; y < s->height; y++)
+    for (x = 0; x < s->width; x++)
+      for (c = 0; c < s->step; c++)
+        in.data[((gsize) y * s->width + x) * s->step + c] =
+            test_value (s, x, y, c);
   for (y = 0; y < s->height; y++)
     for (x = 0; x < s->width; x++)
       for (c = 0; c < s->step; c++) {
         gint sum = 0;
         for (j = -1; j <= 1; j++)
           for (i = -1; i <= 1; i++)
-            sum += w[i + 1] * w[j + 1] * at (s, x + i, y + j, c);
-        blur.data[(gsize) y * blur.stride + x * s->step + c] = (sum + 8) >> 4;
+            sum += w[i + 1] * w[j + 1] * ref_at (&in, x + i, y + j, c);
+        blur.data[((gsize) y * s->width + x) * s->step + c] = (sum + 8) >> 4;
       }
   for (y = 0; y < s->height; y++)
     for (x = 0; x < s->width; x++)
@@ -51,19 +60,19 @@ ref_chain (const TestPlane * s)
         for (j = -1; j <= 1; j++)
           for (i = -1; i <= 1; i++)
             if (i || j)
-              sum += at (&blur, x + i, y + j, c);
+              sum += ref_at (&blur, x + i, y + j, c);
         r.data[((gsize) y * s->width + x) * s->step + c] =
-            clampi (9 * at (&blur, x, y, c) - sum, 0, 255);
+            clampi (9 * ref_at (&blur, x, y, c) - sum, 0, maxv);
       }
+  g_free (in.data);
   g_free (blur.data);
   return r;
 }
 
-static guint8
+static gint
 ref_lookup (const TestPlane * s, gint x, gint y, gint c, gpointer data)
 {
-  const RefPlane *r = data;
-  return r->data[((gsize) y * r->width + x) * r->step + c];
+  return ref_at (data, x, y, c);
 }
 
 /* Pushes one frame through @h and compares with the reference. */
@@ -72,7 +81,8 @@ check_chain (GstHarness * h, const gchar * format, gint w, gint ht,
     gboolean padded, const gchar * what)
 {
   GstVideoInfo info = test_info (format, w, ht);
-  TestFrame f = test_frame_new (&info, CONTENT_RANDOM, padded, w * 7 + ht);
+  TestFrame f = test_frame_new (&info, test_deep_format (format) && !padded ?
+      CONTENT_DIRTY : CONTENT_RANDOM, padded, w * 7 + ht);
   GstVideoFrame vf;
   TestPlane s;
   RefPlane r;
@@ -85,8 +95,8 @@ check_chain (GstHarness * h, const gchar * format, gint w, gint ht,
   gst_video_frame_unmap (&vf);
   out = test_push_pull (h, &f);
   fail_unless (out != NULL);
-  bad = test_compare (f.buffer, &f.info, out, &info, format, ref_lookup, &r,
-      0, what);
+  bad = test_compare_values (f.buffer, &f.info, out, &info, format,
+      ref_lookup, &r, 0, what);
   fail_unless (bad == 0, "%s: %s %dx%d%s: %u samples differ", what, format,
       w, ht, padded ? " (padded)" : "", bad);
   g_free (r.data);
@@ -113,13 +123,21 @@ static const gchar *const chains[] = {
   "clupload ! clgaussian memory=buffer ! cllaplace memory=image ! cldownload",
 };
 
+/* the formats of test_chain_exact: all_formats, then deep_formats */
+static const gchar *
+chain_format (gint i)
+{
+  gint n8 = g_strv_length ((gchar **) all_formats);
+  return i < n8 ? all_formats[i] : deep_formats[i - n8].name;
+}
+
 /* Every format, odd sizes, 1x1, padded strides, every chain, on zero-copy
  * and copying paths; each harness goes through the sizes, so caps change
  * mid-stream with frames in flight. */
 GST_START_TEST (test_chain_exact)
 {
   static const gint sizes[][2] = { {83, 29}, {1, 1}, {64, 48}, {5, 3} };
-  const gchar *format = all_formats[__i__];
+  const gchar *format = chain_format (__i__);
   guint c, s, copies;
 
   for (copies = 0; copies < 2; copies++) {
@@ -468,7 +486,7 @@ chain_suite (void)
   suite_add_tcase (s, tc);
   test_add_leak_check (tc);
   tcase_add_loop_test (tc, test_chain_exact, 0, g_strv_length ((gchar **)
-          all_formats));
+          all_formats) + G_N_ELEMENTS (deep_formats) - 1);
   tcase_add_loop_test (tc, test_one_upload_one_download, 0,
       G_N_ELEMENTS (chains));
   tcase_add_test (tc, test_negotiation);
