@@ -5,7 +5,8 @@
  * planes, offsets and strides. When the check accepts the layout, every
  * byte of every row of every plane is read from a heap buffer of exactly
  * the buffer size: under AddressSanitizer an accepted layout that reaches
- * outside the buffer crashes the fuzzer.
+ * outside the buffer crashes the fuzzer. An accepted plane of 16-bit
+ * samples with an odd stride or offset (kernels read it as words) aborts.
  *
  * Build and run: scripts/fuzz.sh [seconds]
  */
@@ -20,6 +21,10 @@ static const GstVideoFormat formats[] = {
   GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_xRGB,
   GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YV12, GST_VIDEO_FORMAT_NV12,
   GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_Y42B, GST_VIDEO_FORMAT_Y444,
+  GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_P010_10LE,
+  GST_VIDEO_FORMAT_P016_LE, GST_VIDEO_FORMAT_I420_10LE,
+  GST_VIDEO_FORMAT_I420_12LE, GST_VIDEO_FORMAT_Y444_16LE,
+  GST_VIDEO_FORMAT_RGBA64_LE,
 };
 
 typedef struct
@@ -99,6 +104,8 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
         p);
     gsize row = gst_cl_layout_row_bytes (&info, p);
     guint rows = gst_cl_layout_plane_rows (&info, p), y;
+    if (GST_VIDEO_FORMAT_INFO_DEPTH (info.finfo, 0) > 8 && ((off | stride) & 1))
+      abort ();
     for (y = 0; y < rows; y++) {
       const uint8_t *line = buf + off + (gsize) y * stride;
       sink ^= line[0];
