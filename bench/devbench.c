@@ -51,6 +51,11 @@ static const Case cases[] = {
   {"cllaplace", "RGB"}, {"cllaplace", "RGBA"}, {"cllaplace mode=edges", "RGB"},
   {"clhistogram", "GRAY8"}, {"clhistogram", "I420"},
   {"clhistogram channels=all", "RGBA"},
+  /* 10 bits against 8 (issue 16): P010_10LE has twice NV12's bytes */
+  {"clgaussian", "NV12"}, {"clgaussian", "P010_10LE"},
+  {"clgaussian radius=7", "NV12"}, {"clgaussian radius=7", "P010_10LE"},
+  {"cllaplace", "NV12"}, {"cllaplace", "P010_10LE"},
+  {"clhistogram", "NV12"}, {"clhistogram", "P010_10LE"},
   /* tuning sweeps: the classic questions */
   {"clgaussian memory=image", "GRAY8", TRUE},
   {"clgaussian memory=image", "RGBA", TRUE},
