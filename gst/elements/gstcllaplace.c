@@ -67,8 +67,8 @@ struct _GstClLaplace
   GstClLaplaceMode mode;
   gdouble strength;
 
-  /* streaming thread */
-  cl_kernel k_buffer, k_image;
+  /* streaming thread; the "16" kernels take formats of more than 8 bits */
+  cl_kernel k_buffer, k_image, k_buffer16, k_image16;
 };
 
 G_DEFINE_TYPE_WITH_CODE (GstClLaplace, gst_cl_laplace,
@@ -104,10 +104,14 @@ gst_cl_laplace_setup (GstClBaseFilter * base, cl_program program,
   GstClLaplace *self = GST_CL_LAPLACE (base);
   GstClDevice *device = gst_cl_base_filter_get_device (base);
 
-  if (!(self->k_buffer = gst_cl_kernel_new (program, "laplace_buffer", error)))
+  if (!(self->k_buffer = gst_cl_kernel_new (program, "laplace_buffer", error))
+      || !(self->k_buffer16 = gst_cl_kernel_new (program, "laplace_buffer16",
+              error)))
     return FALSE;
   if (device->image_support &&
-      !(self->k_image = gst_cl_kernel_new (program, "laplace_image", error)))
+      (!(self->k_image = gst_cl_kernel_new (program, "laplace_image", error))
+          || !(self->k_image16 = gst_cl_kernel_new (program,
+                  "laplace_image16", error))))
     return FALSE;
   return TRUE;
 }
@@ -127,6 +131,8 @@ gst_cl_laplace_cleanup (GstClBaseFilter * base)
 
   release_kernel (&self->k_buffer);
   release_kernel (&self->k_image);
+  release_kernel (&self->k_buffer16);
+  release_kernel (&self->k_image16);
 }
 
 static gboolean
@@ -138,7 +144,7 @@ gst_cl_laplace_process (GstClBaseFilter * base, const GstClPlane * src,
   GstClLaplaceMode mode;
   gdouble strength;
   GstClLaunch l;
-  cl_int m, q;
+  cl_int m, q, shift, maxv;
 
   GST_OBJECT_LOCK (self);
   mode = self->mode;
@@ -149,6 +155,33 @@ gst_cl_laplace_process (GstClBaseFilter * base, const GstClPlane * src,
   q = (cl_int) lrint (CLAMP (strength, 0.0, GST_CL_LAPLACE_MAX_STRENGTH) *
       STRENGTH_ONE);
   GST_LOG_OBJECT (self, "mode %d, strength %g = %d/16384", m, strength, q);
+
+  if (GST_CL_PLANE_IS_WIDE (src)) {
+    /* 16-bit samples: the value's bits within each word, and its top */
+    shift = src->shift;
+    maxv = (cl_int) ((1u << src->depth) - 1);
+    if (src->is_image) {
+      gst_cl_base_filter_launch_shape (base, src, FALSE, &l);
+      return gst_cl_set_args (self->k_image16, error, GST_CL_ARG (src->mem),
+          GST_CL_ARG (dst->mem), GST_CL_ARG (src->width),
+          GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+          GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
+          GST_CL_ARG (m), GST_CL_ARG (q), GST_CL_ARG (shift),
+          GST_CL_ARG (maxv), GST_CL_ARGS_END)
+          && gst_cl_base_filter_enqueue (base, self->k_image16, &l, events,
+          n_events, error);
+    }
+    gst_cl_base_filter_launch_shape (base, src, TRUE, &l);
+    return gst_cl_set_args (self->k_buffer16, error, GST_CL_ARG (src->mem),
+        GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+        GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
+        GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+        GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
+        GST_CL_ARG (m), GST_CL_ARG (q), GST_CL_ARG (shift), GST_CL_ARG (maxv),
+        GST_CL_ARGS_END)
+        && gst_cl_base_filter_enqueue (base, self->k_buffer16, &l, events,
+        n_events, error);
+  }
 
   if (src->is_image) {
     gst_cl_base_filter_launch_shape (base, src, FALSE, &l);
