@@ -21,10 +21,10 @@
  * in bytes) holding the value v = (sample >> shift) & maxv, maxv = 2^D - 1;
  * results are clamped to 0..maxv and stored as v << shift, so the bits
  * outside the value are ignored on input and written as zero. The kept
- * sample (alpha of RGBA64_LE) is copied raw. With 16-bit values
- * |q * L| reaches 2^37: lap_scale_* below computes the same
- * (q * L + 8192) >> 14 exactly in 32-bit ints. At strength 1 the values
- * (|10 * c - sum9| < 2^20) are plain 32-bit ints.
+ * sample (alpha of RGBA64_LE) is copied raw. Their strength is finer,
+ * q = round (strength * 2^18), and strength * L is (q * L + 2^17) >> 18,
+ * whose 42-bit product lap_scale* computes exactly in 32-bit ints. At
+ * strength 1 the values (|10 * c - sum9| < 2^20) are plain 32-bit ints.
  */
 
 #define LAP_MODE_SHARPEN 0
@@ -285,23 +285,29 @@ laplace_buffer (__global const uchar * src, int src_stride,
 /* The arithmetic variants of the 16-bit hot loops, constant at each call */
 #define LAP_W_SHARPEN 0         /* strength 1: exact, no multiply */
 #define LAP_W_EDGES 1
-#define LAP_W_SHARPEN_Q 2       /* any strength: Q14, split in two */
+#define LAP_W_SHARPEN_Q 2       /* any strength: Q18, split in two */
 #define LAP_W_EDGES_Q 3
 
-/* strength * l, i.e. (l * q + 8192) >> 14, for |l| <= 8 * 65535 < 2^19 and
- * 0 <= q <= 16 * 16384 = 2^18, whose product needs 38 bits, in 32-bit
- * ints and exactly: with q = 128 * qh + ql (qh <= 2^11, ql < 128) and
- * a = l * qh (|a| < 2^30), l * q + 8192 = 2^14 * (a >> 7) + r where
- * r = 128 * (a & 127) + l * ql + 8192 (|r| < 2^27; >> is a floor and & 127
- * the matching remainder in two's complement), so the floor of the whole
- * divided by 2^14 is (a >> 7) + (r >> 14). For q = 16384 it is l. */
+/* The strength of the 16-bit kernels is q = round (strength * 2^18): Q14
+ * would be off by up to 2^-15 * |L| = 16 levels for |L| up to 8 * 65535;
+ * with 2^-19 * |L| < 1 the result stays within 1 of round (c + strength
+ * * L) (two roundings of numbers less than 1 apart differ by at most 1). */
+#define LAP_W_ONE 262144        /* strength 1 in Q18 */
+
+/* strength * l, i.e. (l * q + 2^17) >> 18, for |l| <= 8 * 65535 < 2^19 and
+ * 0 <= q <= 16 * 2^18 = 2^22, whose product needs 42 bits, in 32-bit ints
+ * and exactly: with q = 2^11 * qh + ql (qh <= 2^11, ql < 2^11) and
+ * a = l * qh (|a| < 2^30), l * q + 2^17 = 2^18 * (a >> 7) + r where
+ * r = 2^11 * (a & 127) + l * ql + 2^17 (|r| < 2^30 + 2^19; >> is a floor
+ * and & 127 the matching remainder in two's complement), so the floor of
+ * the whole divided by 2^18 is (a >> 7) + (r >> 18). For q = 2^18 it is l. */
 #define LAP_DEFINE_SCALE(name, T)                                       \
 inline T                                                                \
 name (T l, int q)                                                       \
 {                                                                       \
-  const T a = l * (T) (q >> 7);                                         \
-  return (a >> (T) (7)) + ((((a & (T) (127)) << (T) (7)) +              \
-          l * (T) (q & 127) + (T) (8192)) >> (T) (14));                 \
+  const T a = l * (T) (q >> 11);                                        \
+  return (a >> (T) (7)) + ((((a & (T) (127)) << (T) (11)) +             \
+          l * (T) (q & 2047) + (T) (131072)) >> (T) (18));              \
 }
 LAP_DEFINE_SCALE (lap_scale, int)
 LAP_DEFINE_SCALE (lap_scale4, int4)
@@ -312,12 +318,6 @@ inline int
 lap_value_w (ushort word, int shift, int maxv)
 {
   return (word >> shift) & maxv;
-}
-
-inline int16
-lap_values16_w (ushort16 words, int shift, int maxv)
-{
-  return convert_int16 ((words >> (ushort16) (shift)) & (ushort16) (maxv));
 }
 
 /* the result of one sample from its value c and the window's sum, any
@@ -362,48 +362,65 @@ lap_scalar_w (const __global ushort * a, const __global ushort * b,
   }
 }
 
-/* 16 results (values) from the window sums s and the centres m */
-inline __attribute__ ((always_inline)) int16
-lap_finish_w (int16 s, int16 m, const int variant, int q, int maxv)
+/* The vector paths work on values in place, V = v << shift = word & wmask
+ * (wmask = maxv << shift): one operation per load instead of two. At
+ * strength 1 the results, sums of such multiples of 2^shift, are the
+ * stored words themselves (clamped to wmask, the top value in place);
+ * other strengths shift L down to levels first, for the rounding. */
+
+/* the values in place of 16 stored words */
+inline int16
+lap_inplace16_w (ushort16 words, int wmask)
 {
-  const int16 l = m * (int16) (9) - s;
-  if (variant == LAP_W_SHARPEN)
-    return clamp (m + l, (int16) (0), (int16) (maxv));
-  if (variant == LAP_W_EDGES)   /* max (l, -l): POCL's abs is scalar */
-    return min (max (l, -l), (int16) (maxv));
-  if (variant == LAP_W_SHARPEN_Q)
-    return clamp (m + lap_scale16 (l, q), (int16) (0), (int16) (maxv));
-  return min (lap_scale16 (max (l, -l), q), (int16) (maxv));
+  return convert_int16 (words & (ushort16) (wmask));
 }
 
-/* the stored words of 16 results v, the kept samples (amask) raw */
-inline ushort16
-lap_pack_w (int16 v, ushort16 raw, ushort16 amask, int shift)
+/* 16 stored words from the window sums s and the centres m (in place) */
+inline __attribute__ ((always_inline)) int16
+lap_finish_w (int16 s, int16 m, const int variant, int q, int shift,
+    int wmask)
 {
-  return bitselect (convert_ushort16 (v << (int16) (shift)), raw, amask);
+  const int16 l = m * (int16) (9) - s;
+  const int16 sh = (int16) (shift);
+  if (variant == LAP_W_SHARPEN)
+    return clamp (m + l, (int16) (0), (int16) (wmask));
+  if (variant == LAP_W_EDGES)   /* max (l, -l): POCL's abs is scalar */
+    return min (max (l, -l), (int16) (wmask));
+  if (variant == LAP_W_SHARPEN_Q)
+    return clamp ((m >> sh) + lap_scale16 (l >> sh, q), (int16) (0),
+        (int16) (wmask) >> sh) << sh;
+  return min (lap_scale16 (max (l, -l) >> sh, q), (int16) (wmask) >> sh) <<
+      sh;
+}
+
+/* the stored words of 16 results, the kept samples (amask) raw */
+inline ushort16
+lap_pack_w (int16 words, ushort16 raw, ushort16 amask)
+{
+  return bitselect (convert_ushort16 (words), raw, amask);
 }
 
 inline int16
 lap_column_w (const __global ushort * a, const __global ushort * b,
-    const __global ushort * c, int shift, int maxv)
+    const __global ushort * c, int wmask)
 {
-  return lap_values16_w (LOAD_US16 (a), shift, maxv) +
-      lap_values16_w (LOAD_US16 (b), shift, maxv) +
-      lap_values16_w (LOAD_US16 (c), shift, maxv);
+  return lap_inplace16_w (LOAD_US16 (a), wmask) +
+      lap_inplace16_w (LOAD_US16 (b), wmask) +
+      lap_inplace16_w (LOAD_US16 (c), wmask);
 }
 
 /* 16 output samples at x, all nine neighbours loaded */
 inline __attribute__ ((always_inline)) void
 lap_store16_w (const __global ushort * a, const __global ushort * b,
     const __global ushort * c, __global ushort * o, int x, int step,
-    ushort16 amask, const int variant, int q, int shift, int maxv)
+    ushort16 amask, const int variant, int q, int shift, int wmask)
 {
   const int16 s = lap_column_w (a + x - step, b + x - step, c + x - step,
-      shift, maxv) + lap_column_w (a + x, b + x, c + x, shift, maxv) +
-      lap_column_w (a + x + step, b + x + step, c + x + step, shift, maxv);
+      wmask) + lap_column_w (a + x, b + x, c + x, wmask) +
+      lap_column_w (a + x + step, b + x + step, c + x + step, wmask);
   const ushort16 raw = LOAD_US16 (b + x);
-  STORE_US16 (o + x, lap_pack_w (lap_finish_w (s, lap_values16_w (raw, shift,
-                  maxv), variant, q, maxv), raw, amask, shift));
+  STORE_US16 (o + x, lap_pack_w (lap_finish_w (s, lap_inplace16_w (raw,
+                  wmask), variant, q, shift, wmask), raw, amask));
 }
 
 /* 0xffff in the lanes of the sample kept in each pixel of `step` samples
@@ -425,18 +442,18 @@ lap_alpha_mask16_w (int alpha, int step)
 #define LAP_RUN_W(sh)                                                   \
   for (; x + 16 <= end && x + 48 <= units; x += 32) {                   \
     const int16 n1 = lap_column_w (a + x + 16, b + x + 16, c + x + 16,  \
-        shift, maxv);                                                   \
+        wmask);                                                         \
     const int16 n2 = lap_column_w (a + x + 32, b + x + 32, c + x + 32,  \
-        shift, maxv);                                                   \
+        wmask);                                                         \
     const ushort16 r0 = LOAD_US16 (b + x), r1 = LOAD_US16 (b + x + 16); \
     STORE_US16 (o + x, lap_pack_w (lap_finish_w (GST_CL_RIGHT_BY (prev, \
                     cur, sh) + cur + GST_CL_LEFT_BY (cur, n1, sh),      \
-                lap_values16_w (r0, shift, maxv), variant, q, maxv),    \
-            r0, amask, shift));                                         \
+                lap_inplace16_w (r0, wmask), variant, q, shift, wmask), \
+            r0, amask));                                                \
     STORE_US16 (o + x + 16, lap_pack_w (lap_finish_w (GST_CL_RIGHT_BY   \
                 (cur, n1, sh) + n1 + GST_CL_LEFT_BY (n1, n2, sh),       \
-                lap_values16_w (r1, shift, maxv), variant, q, maxv),    \
-            r1, amask, shift));                                         \
+                lap_inplace16_w (r1, wmask), variant, q, shift, wmask), \
+            r1, amask));                                                \
     prev = n1;                                                          \
     cur = n2;                                                           \
   }
@@ -445,15 +462,14 @@ inline __attribute__ ((always_inline)) int
 lap_run_shifted_w (const __global ushort * a, const __global ushort * b,
     const __global ushort * c, __global ushort * o, int x, int end,
     int units, int step, ushort16 amask, const int variant, int q, int shift,
-    int maxv)
+    int wmask)
 {
   for (; x < end && x < 16; x += 16)
-    lap_store16_w (a, b, c, o, x, step, amask, variant, q, shift, maxv);
+    lap_store16_w (a, b, c, o, x, step, amask, variant, q, shift, wmask);
   if (x < 16 || x + 16 > end || x + 48 > units)
     return x;
-  int16 prev = lap_column_w (a + x - 16, b + x - 16, c + x - 16, shift,
-      maxv);
-  int16 cur = lap_column_w (a + x, b + x, c + x, shift, maxv);
+  int16 prev = lap_column_w (a + x - 16, b + x - 16, c + x - 16, wmask);
+  int16 cur = lap_column_w (a + x, b + x, c + x, wmask);
   /* the formats of more than 8 bits have pixels of 1 or 4 samples */
   if (step == 1) {
     LAP_RUN_W (1);
@@ -471,16 +487,15 @@ lap_run_shifted_w (const __global ushort * a, const __global ushort * b,
  * (which the neighbouring work-items load as their own: cache hits),
  * put together with constant swizzles for the two pixel sizes. */
 inline int16
-lap_hsum_aligned_w (const __global ushort * row, int x, int step, int shift,
-    int maxv, ushort16 * raw)
+lap_hsum_aligned_w (const __global ushort * row, int x, int step, int wmask,
+    ushort16 * raw)
 {
   const ushort16 w = *(const __global ushort16 *) (row + x);
-  const ushort16 mv = (ushort16) (maxv);
-  const ushort16 c = (w >> (ushort16) (shift)) & mv;
-  const ushort4 before = (*(const __global ushort4 *) (row + x - 4) >>
-      (ushort4) (shift)) & mv.s0123;
-  const ushort4 after = (*(const __global ushort4 *) (row + x + 16) >>
-      (ushort4) (shift)) & mv.s0123;
+  const ushort16 c = w & (ushort16) (wmask);
+  const ushort4 before = *(const __global ushort4 *) (row + x - 4) &
+      (ushort4) (wmask);
+  const ushort4 after = *(const __global ushort4 *) (row + x + 16) &
+      (ushort4) (wmask);
   ushort16 l, r;
   if (step == 1) {
     l = (ushort16) (before.s3, c.s0123, c.s4567, c.s89ab, c.scde);
@@ -497,23 +512,22 @@ inline __attribute__ ((always_inline)) void
 lap_walk_aligned_w (__global const ushort * src, int src_stride,
     __global ushort * dst, int dst_stride, int height, int step, int x,
     int y0, int y1, ushort16 amask, const int variant, int q, int shift,
-    int maxv)
+    int wmask)
 {
   ushort16 r0, r1, r2;
   int16 h0 = lap_hsum_aligned_w ((const __global ushort *) ((const __global
               uchar *) src + (size_t) max (y0 - 1, 0) * src_stride), x,
-      step, shift, maxv, &r0);
+      step, wmask, &r0);
   int16 h1 = lap_hsum_aligned_w ((const __global ushort *) ((const __global
-              uchar *) src + (size_t) y0 * src_stride), x, step, shift, maxv,
-      &r1);
+              uchar *) src + (size_t) y0 * src_stride), x, step, wmask, &r1);
   for (int y = y0; y < y1; y++) {
     const int16 h2 = lap_hsum_aligned_w ((const __global ushort *) ((const
                 __global uchar *) src + (size_t) min (y + 1,
-                height - 1) * src_stride), x, step, shift, maxv, &r2);
+                height - 1) * src_stride), x, step, wmask, &r2);
     *(__global ushort16 *) ((__global uchar *) dst + (size_t) y * dst_stride +
         2 * (size_t) x) = lap_pack_w (lap_finish_w (h0 + h1 + h2,
-            lap_values16_w (r1, shift, maxv), variant, q, maxv), r1, amask,
-        shift);
+            lap_inplace16_w (r1, wmask), variant, q, shift, wmask), r1,
+        amask);
     h0 = h1;
     h1 = h2;
     r1 = r2;
@@ -540,6 +554,7 @@ lap_rows_w (__global const ushort * src, int src_stride,
     int maxv, const int variant)
 {
   const ushort16 amask = lap_alpha_mask16_w (alpha, step);
+  const int wmask = maxv << shift;
   /* as in lap_rows: vectors starting in [vlo, vhi] have their neighbours
    * inside the row, and start on a pixel when there is a kept sample */
   const int vlo = max (x0, step);
@@ -549,7 +564,7 @@ lap_rows_w (__global const ushort * src, int src_stride,
   if (lap_aligned_ok_w (src, src_stride, dst, dst_stride, x0, x1 - x0,
           units, step)) {
     lap_walk_aligned_w (src, src_stride, dst, dst_stride, height, step, x0,
-        y0, y1, amask, variant, q, shift, maxv);
+        y0, y1, amask, variant, q, shift, wmask);
     return;
   }
 #endif
@@ -574,11 +589,11 @@ lap_rows_w (__global const ushort * src, int src_stride,
     int x = vlo;
 #ifdef GST_CL_HAVE_SHIFTS
     x = lap_run_shifted_w (a, b, c, o, x, vhi, units, step, amask, variant,
-        q, shift, maxv);
+        q, shift, wmask);
 #endif
     for (; x < vhi; x += 16)
-      lap_store16_w (a, b, c, o, x, step, amask, variant, q, shift, maxv);
-    lap_store16_w (a, b, c, o, vhi, step, amask, variant, q, shift, maxv);
+      lap_store16_w (a, b, c, o, x, step, amask, variant, q, shift, wmask);
+    lap_store16_w (a, b, c, o, vhi, step, amask, variant, q, shift, wmask);
     if (vhi + 16 < x1)
       lap_scalar_w (a, b, c, o, vhi + 16, x1, step, alpha, units, mode, q,
           shift, maxv);
@@ -594,7 +609,7 @@ laplace_buffer16 (__global const ushort * src, int src_stride,
   int x0, x1, y0, y1;
   if (!gst_cl_work_rect (units, height, chunk, rows, &x0, &x1, &y0, &y1))
     return;
-  if (q == LAP_ONE) {
+  if (q == LAP_W_ONE) {
     if (mode == LAP_MODE_SHARPEN)
       lap_rows_w (src, src_stride, dst, dst_stride, units, height, step,
           alpha, x0, x1, y0, y1, mode, q, shift, maxv, LAP_W_SHARPEN);

@@ -55,8 +55,10 @@ enum
 #define DEFAULT_MODE GST_CL_LAPLACE_MODE_SHARPEN
 #define DEFAULT_STRENGTH 1.0
 
-/* strength in Q14, as the kernels take it (laplace.cl) */
+/* strength in Q14, as the kernels take it (laplace.cl); Q18 for samples of
+ * more than 8 bits, whose |L| reaches 8 * 65535 */
 #define STRENGTH_ONE 16384
+#define STRENGTH_ONE_WIDE 262144
 
 
 struct _GstClLaplace
@@ -160,6 +162,8 @@ gst_cl_laplace_process (GstClBaseFilter * base, const GstClPlane * src,
     /* 16-bit samples: the value's bits within each word, and its top */
     shift = src->shift;
     maxv = (cl_int) ((1u << src->depth) - 1);
+    q = (cl_int) lrint (CLAMP (strength, 0.0, GST_CL_LAPLACE_MAX_STRENGTH) *
+        STRENGTH_ONE_WIDE);
     if (src->is_image) {
       gst_cl_base_filter_launch_shape (base, src, FALSE, &l);
       return gst_cl_set_args (self->k_image16, error, GST_CL_ARG (src->mem),
