@@ -478,6 +478,81 @@ lap_run_shifted_w (const __global ushort * a, const __global ushort * b,
   }
   return x;
 }
+
+/* At strength 1 with depths up to 12 bits the window's sum of values
+ * (at most 9 * 4095) and 10 * c (at most 40950) fit 16-bit unsigned
+ * lanes: the hot loop then works on ushort16, vectors half as wide as the
+ * int16 ones (half the instructions on AVX-512, as the 8-bit path's
+ * short16). Without a sign, clamp (10 * c - s, 0, maxv) is
+ * min (10 * c - min (10 * c, s), maxv) and |9 * c - s| is
+ * max (9 * c, s) - min (9 * c, s). The results equal lap_finish_w's. */
+inline ushort16
+lap_values_n (ushort16 words, int shift, int maxv)
+{
+  return (words >> (ushort16) (shift)) & (ushort16) (maxv);
+}
+
+inline ushort16
+lap_column_n (const __global ushort * a, const __global ushort * b,
+    const __global ushort * c, int shift, int maxv)
+{
+  return lap_values_n (LOAD_US16 (a), shift, maxv) +
+      lap_values_n (LOAD_US16 (b), shift, maxv) +
+      lap_values_n (LOAD_US16 (c), shift, maxv);
+}
+
+/* the stored words of 16 results from the window sums s and the stored
+ * centres; variant: LAP_W_SHARPEN or LAP_W_EDGES */
+inline __attribute__ ((always_inline)) ushort16
+lap_finish_n (ushort16 s, ushort16 raw, ushort16 amask, const int variant,
+    int shift, int maxv)
+{
+  const ushort16 t = lap_values_n (raw, shift, maxv) *
+      (ushort16) (variant == LAP_W_SHARPEN ? 10 : 9);
+  const ushort16 lo = min (t, s);
+  const ushort16 v = variant == LAP_W_SHARPEN ? t - lo : max (t, s) - lo;
+  return bitselect (min (v, (ushort16) (maxv)) << (ushort16) (shift), raw,
+      amask);
+}
+
+#define LAP_RUN_N(sh)                                                   \
+  for (; x + 16 <= end && x + 48 <= units; x += 32) {                   \
+    const ushort16 n1 = lap_column_n (a + x + 16, b + x + 16,           \
+        c + x + 16, shift, maxv);                                       \
+    const ushort16 n2 = lap_column_n (a + x + 32, b + x + 32,           \
+        c + x + 32, shift, maxv);                                       \
+    STORE_US16 (o + x, lap_finish_n (GST_CL_RIGHT_BY (prev, cur, sh) +  \
+            cur + GST_CL_LEFT_BY (cur, n1, sh), LOAD_US16 (b + x),      \
+            amask, variant, shift, maxv));                              \
+    STORE_US16 (o + x + 16, lap_finish_n (GST_CL_RIGHT_BY (cur, n1, sh) \
+            + n1 + GST_CL_LEFT_BY (n1, n2, sh), LOAD_US16 (b + x + 16), \
+            amask, variant, shift, maxv));                              \
+    prev = n1;                                                          \
+    cur = n2;                                                           \
+  }
+
+/* lap_run_shifted_w in 16-bit lanes (strength 1, depth <= 12) */
+inline __attribute__ ((always_inline)) int
+lap_run_shifted_n (const __global ushort * a, const __global ushort * b,
+    const __global ushort * c, __global ushort * o, int x, int end,
+    int units, int step, ushort16 amask, const int variant, int q, int shift,
+    int maxv)
+{
+  const int wmask = maxv << shift;
+  for (; x < end && x < 16; x += 16)
+    lap_store16_w (a, b, c, o, x, step, amask, variant, q, shift, wmask);
+  if (x < 16 || x + 16 > end || x + 48 > units)
+    return x;
+  ushort16 prev = lap_column_n (a + x - 16, b + x - 16, c + x - 16, shift,
+      maxv);
+  ushort16 cur = lap_column_n (a + x, b + x, c + x, shift, maxv);
+  if (step == 1) {
+    LAP_RUN_N (1);
+  } else if (step == 4) {
+    LAP_RUN_N (4);
+  }
+  return x;
+}
 #endif
 
 #ifndef GST_CL_CPU
@@ -551,7 +626,7 @@ inline __attribute__ ((always_inline)) void
 lap_rows_w (__global const ushort * src, int src_stride,
     __global ushort * dst, int dst_stride, int units, int height, int step,
     int alpha, int x0, int x1, int y0, int y1, int mode, int q, int shift,
-    int maxv, const int variant)
+    int maxv, const int variant, const int narrow)
 {
   const ushort16 amask = lap_alpha_mask16_w (alpha, step);
   const int wmask = maxv << shift;
@@ -588,8 +663,12 @@ lap_rows_w (__global const ushort * src, int src_stride,
           maxv);
     int x = vlo;
 #ifdef GST_CL_HAVE_SHIFTS
-    x = lap_run_shifted_w (a, b, c, o, x, vhi, units, step, amask, variant,
-        q, shift, wmask);
+    if (narrow)
+      x = lap_run_shifted_n (a, b, c, o, x, vhi, units, step, amask, variant,
+          q, shift, maxv);
+    else
+      x = lap_run_shifted_w (a, b, c, o, x, vhi, units, step, amask, variant,
+          q, shift, wmask);
 #endif
     for (; x < vhi; x += 16)
       lap_store16_w (a, b, c, o, x, step, amask, variant, q, shift, wmask);
@@ -609,20 +688,31 @@ laplace_buffer16 (__global const ushort * src, int src_stride,
   int x0, x1, y0, y1;
   if (!gst_cl_work_rect (units, height, chunk, rows, &x0, &x1, &y0, &y1))
     return;
+#ifdef GST_CL_HAVE_SHIFTS
+  if (q == LAP_W_ONE && maxv <= 4095) {
+    if (mode == LAP_MODE_SHARPEN)
+      lap_rows_w (src, src_stride, dst, dst_stride, units, height, step,
+          alpha, x0, x1, y0, y1, mode, q, shift, maxv, LAP_W_SHARPEN, 1);
+    else
+      lap_rows_w (src, src_stride, dst, dst_stride, units, height, step,
+          alpha, x0, x1, y0, y1, mode, q, shift, maxv, LAP_W_EDGES, 1);
+    return;
+  }
+#endif
   if (q == LAP_W_ONE) {
     if (mode == LAP_MODE_SHARPEN)
       lap_rows_w (src, src_stride, dst, dst_stride, units, height, step,
-          alpha, x0, x1, y0, y1, mode, q, shift, maxv, LAP_W_SHARPEN);
+          alpha, x0, x1, y0, y1, mode, q, shift, maxv, LAP_W_SHARPEN, 0);
     else
       lap_rows_w (src, src_stride, dst, dst_stride, units, height, step,
-          alpha, x0, x1, y0, y1, mode, q, shift, maxv, LAP_W_EDGES);
+          alpha, x0, x1, y0, y1, mode, q, shift, maxv, LAP_W_EDGES, 0);
   } else {
     if (mode == LAP_MODE_SHARPEN)
       lap_rows_w (src, src_stride, dst, dst_stride, units, height, step,
-          alpha, x0, x1, y0, y1, mode, q, shift, maxv, LAP_W_SHARPEN_Q);
+          alpha, x0, x1, y0, y1, mode, q, shift, maxv, LAP_W_SHARPEN_Q, 0);
     else
       lap_rows_w (src, src_stride, dst, dst_stride, units, height, step,
-          alpha, x0, x1, y0, y1, mode, q, shift, maxv, LAP_W_EDGES_Q);
+          alpha, x0, x1, y0, y1, mode, q, shift, maxv, LAP_W_EDGES_Q, 0);
   }
 }
 
