@@ -279,8 +279,9 @@ laplace_buffer (__global const uchar * src, int src_stride,
 
 /* ---------------------------------------------------------------------- */
 /* Buffers of 16-bit samples (formats of more than 8 bits): the same       */
-/* shapes as laplace_buffer, in 16-lane int vectors (one AVX-512 register, */
-/* two AVX2 ones: per byte the work of the 8-bit path's short16).          */
+/* shapes as laplace_buffer, 16 samples per vector: int16 lanes (one       */
+/* AVX-512 register), or at strength 1 with at most 12 bits ushort16 ones  */
+/* (lap_run_shifted_n: the instructions per sample of the 8-bit path).     */
 
 /* The arithmetic variants of the 16-bit hot loops, constant at each call */
 #define LAP_W_SHARPEN 0         /* strength 1: exact, no multiply */
