@@ -16,12 +16,13 @@
  * is copied unchanged. In images a pixel is `step` texels (RGB is stored as
  * a one-channel image three times as wide), `alpha` is a component index.
  *
- * Formats of more than 8 bits (the "_w" kernels, laplace_buffer16 and
- * laplace_image16): a unit is a 16-bit little-endian sample (strides stay
- * in bytes) holding the value v = (sample >> shift) & maxv, maxv = 2^D - 1;
- * results are clamped to 0..maxv and stored as v << shift, so the bits
- * outside the value are ignored on input and written as zero. The kept
- * sample (alpha of RGBA64_LE) is copied raw. Their strength is finer,
+ * Formats of more than 8 bits (laplace_buffer16 and laplace_image16, their
+ * helpers named *_w, and *_n for 16-bit lanes): a unit is a 16-bit
+ * little-endian sample (strides stay in bytes) holding the value
+ * v = (sample >> shift) & maxv, maxv = 2^D - 1; results are clamped to
+ * 0..maxv and stored as v << shift, so the bits outside the value are
+ * ignored on input and written as zero. The kept sample (alpha of
+ * RGBA64_LE) is copied raw. Their strength is finer,
  * q = round (strength * 2^18), and strength * L is (q * L + 2^17) >> 18,
  * whose 42-bit product lap_scale* computes exactly in 32-bit ints. At
  * strength 1 the values (|10 * c - sum9| < 2^20) are plain 32-bit ints.
@@ -275,7 +276,6 @@ laplace_buffer (__global const uchar * src, int src_stride,
           x0, x1, y0, y1, mode, q, LAP_I32_EDGES);
   }
 }
-
 
 /* ---------------------------------------------------------------------- */
 /* Buffers of 16-bit samples (formats of more than 8 bits): the same       */
