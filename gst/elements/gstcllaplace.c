@@ -8,18 +8,21 @@
  * OpenCL device (a GPU, or the CPU through POCL). With L = 8 * c - (sum of
  * the 8 neighbours of c):
  *
- * - `mode=sharpen` (the default): out = clamp (c + strength * L, 0, 255);
- * - `mode=edges`: out = clamp (strength * |L|, 0, 255).
+ * - `mode=sharpen` (the default): out = clamp (c + strength * L, 0, maxv);
+ * - `mode=edges`: out = clamp (strength * |L|, 0, maxv).
  *
- * With the default strength 1 the output is exact:
- * clamp (9 * c - sum of the 8 neighbours, 0, 255) for sharpen. Other
- * strengths are applied in fixed point (1/16384 steps) and rounded to
- * nearest.
+ * maxv = 2^D - 1 is the top level of a sample of D bits: 255 in 8-bit
+ * formats, 1023 in P010_10LE, 65535 in GRAY16_LE. With the default strength
+ * 1 the output is exact: clamp (9 * c - sum of the 8 neighbours, 0, maxv)
+ * for sharpen. Other strengths are applied in fixed point (1/16384 steps,
+ * 1/2^18 with more than 8 bits) and rounded to nearest.
  *
  * Every colour channel of packed RGB formats is filtered; alpha and padding
- * bytes pass through unchanged. In YUV formats the luma plane is filtered
+ * samples pass through unchanged. In YUV formats the luma plane is filtered
  * and the chroma planes are copied unchanged. Borders replicate the edge
- * pixel.
+ * pixel. In formats of more than 8 bits the filter works on the D-bit
+ * values of the 16-bit words (P010_10LE's at bit 6): bits outside them are
+ * ignored and written as zero.
  *
  * `mode` and `strength` can be changed (or controlled) while playing: they
  * apply from the next frame, without rebuilding anything.
@@ -55,8 +58,10 @@ enum
 #define DEFAULT_MODE GST_CL_LAPLACE_MODE_SHARPEN
 #define DEFAULT_STRENGTH 1.0
 
-/* strength in Q14, as the kernels take it (laplace.cl) */
+/* strength in Q14, as the kernels take it (laplace.cl); Q18 for samples of
+ * more than 8 bits, whose |L| reaches 8 * 65535 */
 #define STRENGTH_ONE 16384
+#define STRENGTH_ONE_WIDE 262144
 
 
 struct _GstClLaplace
@@ -67,8 +72,8 @@ struct _GstClLaplace
   GstClLaplaceMode mode;
   gdouble strength;
 
-  /* streaming thread */
-  cl_kernel k_buffer, k_image;
+  /* streaming thread; the "16" kernels take formats of more than 8 bits */
+  cl_kernel k_buffer, k_image, k_buffer16, k_image16;
 };
 
 G_DEFINE_TYPE_WITH_CODE (GstClLaplace, gst_cl_laplace,
@@ -104,10 +109,14 @@ gst_cl_laplace_setup (GstClBaseFilter * base, cl_program program,
   GstClLaplace *self = GST_CL_LAPLACE (base);
   GstClDevice *device = gst_cl_base_filter_get_device (base);
 
-  if (!(self->k_buffer = gst_cl_kernel_new (program, "laplace_buffer", error)))
+  if (!(self->k_buffer = gst_cl_kernel_new (program, "laplace_buffer", error))
+      || !(self->k_buffer16 = gst_cl_kernel_new (program, "laplace_buffer16",
+              error)))
     return FALSE;
   if (device->image_support &&
-      !(self->k_image = gst_cl_kernel_new (program, "laplace_image", error)))
+      (!(self->k_image = gst_cl_kernel_new (program, "laplace_image", error))
+          || !(self->k_image16 = gst_cl_kernel_new (program,
+                  "laplace_image16", error))))
     return FALSE;
   return TRUE;
 }
@@ -127,6 +136,51 @@ gst_cl_laplace_cleanup (GstClBaseFilter * base)
 
   release_kernel (&self->k_buffer);
   release_kernel (&self->k_image);
+  release_kernel (&self->k_buffer16);
+  release_kernel (&self->k_image16);
+}
+
+/* Formats of more than 8 bits: 16-bit samples whose values have src->depth
+ * bits at bit src->shift (laplace_buffer16, laplace_image16), and a finer
+ * strength, Q18: |L| reaches 8 * 65535, and Q14 would be off by up to 16
+ * levels there. */
+static gboolean
+gst_cl_laplace_process_wide (GstClLaplace * self, const GstClPlane * src,
+    const GstClPlane * dst, cl_int m, gdouble strength, cl_event * events,
+    guint * n_events, GError ** error)
+{
+  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
+  const cl_int q = (cl_int) lrint (CLAMP (strength, 0.0,
+          GST_CL_LAPLACE_MAX_STRENGTH) * STRENGTH_ONE_WIDE);
+  const cl_int shift = src->shift;
+  const cl_int maxv = (cl_int) ((1u << src->depth) - 1);
+  GstClLaunch l;
+
+  GST_LOG_OBJECT (self, "mode %d, strength %g = %d/2^18, %d bits at bit %d",
+      m, strength, q, src->depth, shift);
+
+  if (src->is_image) {
+    gst_cl_base_filter_launch_shape (base, src, FALSE, &l);
+    return gst_cl_set_args (self->k_image16, error, GST_CL_ARG (src->mem),
+        GST_CL_ARG (dst->mem), GST_CL_ARG (src->width),
+        GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+        GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
+        GST_CL_ARG (m), GST_CL_ARG (q), GST_CL_ARG (shift),
+        GST_CL_ARG (maxv), GST_CL_ARGS_END)
+        && gst_cl_base_filter_enqueue (base, self->k_image16, &l, events,
+        n_events, error);
+  }
+
+  gst_cl_base_filter_launch_shape (base, src, TRUE, &l);
+  return gst_cl_set_args (self->k_buffer16, error, GST_CL_ARG (src->mem),
+      GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+      GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
+      GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+      GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
+      GST_CL_ARG (m), GST_CL_ARG (q), GST_CL_ARG (shift), GST_CL_ARG (maxv),
+      GST_CL_ARGS_END)
+      && gst_cl_base_filter_enqueue (base, self->k_buffer16, &l, events,
+      n_events, error);
 }
 
 static gboolean
@@ -146,6 +200,10 @@ gst_cl_laplace_process (GstClBaseFilter * base, const GstClPlane * src,
   GST_OBJECT_UNLOCK (self);
 
   m = mode;
+  if (GST_CL_PLANE_IS_WIDE (src))
+    return gst_cl_laplace_process_wide (self, src, dst, m, strength, events,
+        n_events, error);
+
   q = (cl_int) lrint (CLAMP (strength, 0.0, GST_CL_LAPLACE_MAX_STRENGTH) *
       STRENGTH_ONE);
   GST_LOG_OBJECT (self, "mode %d, strength %g = %d/16384", m, strength, q);
@@ -243,8 +301,9 @@ gst_cl_laplace_class_init (GstClLaplaceClass * klass)
   /**
    * GstClLaplace:strength:
    *
-   * Multiplier of the Laplacian response, applied in steps of 1/16384 and
-   * rounded to nearest; 1 is exact.
+   * Multiplier of the Laplacian response, applied in steps of 1/16384
+   * (1/2^18 in formats of more than 8 bits) and rounded to nearest; 1 is
+   * exact.
    */
   g_object_class_install_property (gobject_class, PROP_STRENGTH,
       g_param_spec_double ("strength", "Strength",

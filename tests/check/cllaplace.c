@@ -650,6 +650,312 @@ GST_START_TEST (test_profiling)
 
 GST_END_TEST;
 
+/* --- formats of more than 8 bits ------------------------------------------ */
+
+/* The expected values (D-bit levels) of plane 0 of a frame of a format of
+ * more than 8 bits, computed once per frame and case from the sample values
+ * (test_value: bits outside the value ignored), generic over the depth with
+ * maxv = 2^D - 1:
+ * - dbl, the contract: round (c + strength * L) or round (strength * |L|)
+ *   in doubles, halves up, clamped to 0..maxv; exact for strength 1;
+ * - fixed, what the element documents: floor ((q * L + 2^17) / 2^18) with
+ *   q = round (strength * 2^18), here in 64 bits (q * L needs 42). */
+typedef struct
+{
+  gint *fixed, *dbl;
+  gint width, height, step;
+} DeepExpected;
+
+/* floor (n / d) for d > 0, whatever the sign of n */
+static gint64
+floor_div64 (gint64 n, gint64 d)
+{
+  return n >= 0 ? n / d : -((-n + d - 1) / d);
+}
+
+static DeepExpected
+deep_expected_new (GstBuffer * buf, const GstVideoInfo * info,
+    const LapCase * lc)
+{
+  GstVideoFrame vf;
+  TestPlane s;
+  DeepExpected e;
+  gint *val, x, y, k, maxv;
+  const gint64 q = lrint (lc->strength * 262144);
+
+  fail_unless (gst_video_frame_map (&vf, info, buf, GST_MAP_READ));
+  s = test_plane (&vf, 0);
+  fail_unless (s.bytes == 2);
+  maxv = (1 << s.depth) - 1;
+  e.width = s.width;
+  e.height = s.height;
+  e.step = s.step;
+  e.fixed = g_new (gint, (gsize) s.width * s.height * s.step);
+  e.dbl = g_new (gint, (gsize) s.width * s.height * s.step);
+  /* the values first: nine lookups per sample below */
+  val = g_new (gint, (gsize) s.width * s.height * s.step);
+  for (y = 0; y < s.height; y++)
+    for (x = 0; x < s.width; x++)
+      for (k = 0; k < s.step; k++)
+        val[((gsize) y * s.width + x) * s.step + k] = test_value (&s, x, y, k);
+  for (y = 0; y < s.height; y++)
+    for (x = 0; x < s.width; x++)
+      for (k = 0; k < s.step; k++) {
+        gint i, j, sum8 = 0, c, l;
+        gint64 fixed;
+        gdouble dbl;
+        gsize at = ((gsize) y * s.width + x) * s.step + k;
+        for (j = -1; j <= 1; j++)
+          for (i = -1; i <= 1; i++) {
+            gint yy = clampi (y + j, 0, s.height - 1);
+            gint xx = clampi (x + i, 0, s.width - 1);
+            if (i != 0 || j != 0)
+              sum8 += val[((gsize) yy * s.width + xx) * s.step + k];
+          }
+        c = val[at];
+        l = 8 * c - sum8;
+        if (lc->mode == MODE_SHARPEN) {
+          fixed = c + floor_div64 (q * l + 131072, 262144);
+          dbl = floor (c + lc->strength * l + 0.5);
+        } else {
+          fixed = floor_div64 (q * ABS (l) + 131072, 262144);
+          dbl = floor (lc->strength * ABS (l) + 0.5);
+        }
+        e.fixed[at] = (gint) CLAMP (fixed, 0, maxv);
+        e.dbl[at] = (gint) CLAMP (dbl, 0, maxv);
+      }
+  g_free (val);
+  gst_video_frame_unmap (&vf);
+  return e;
+}
+
+static void
+deep_expected_free (DeepExpected * e)
+{
+  g_free (e->fixed);
+  g_free (e->dbl);
+}
+
+typedef struct
+{
+  const gint *values;
+  gint width, step;
+} DeepLookup;
+
+/* TestValueRefFunc of a precomputed plane of values */
+static gint
+deep_lookup (const TestPlane * src, gint x, gint y, gint c, gpointer data)
+{
+  const DeepLookup *d = data;
+  return d->values[((gsize) y * d->width + x) * d->step + c];
+}
+
+static const gchar *
+content_name (TestContent content)
+{
+  return content == CONTENT_RANDOM ? "random" : content == CONTENT_STRUCTURED
+      ? "structured" : "dirty bits";
+}
+
+/* Filters one frame of @format/@w x @ht with each of the @n harnesses @hs
+ * (launched as @whats) and checks every output with test_compare_values:
+ * equal to the fixed point reference, within @lc's tolerance (0 at
+ * strength 1, else 1) of the double one, words in the format's packing. */
+static void
+deep_check_frame (GstHarness ** hs, gchar ** whats, guint n,
+    const gchar * format, gint w, gint ht, TestContent content,
+    gboolean padded, const LapCase * lc, guint32 seed)
+{
+  GstVideoInfo info = test_info (format, w, ht);
+  TestFrame f = test_frame_new (&info, content, padded, w * 31 + ht + seed);
+  DeepExpected e = deep_expected_new (f.buffer, &f.info, lc);
+  DeepLookup fixed = { e.fixed, e.width, e.step };
+  DeepLookup dbl = { e.dbl, e.width, e.step };
+  const gint tolerance = lc->strength == 1.0 ? 0 : 1;
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    GstBuffer *out = test_push_pull (hs[i], &f);
+    guint bad;
+    fail_unless (out != NULL);
+    bad = test_compare_values (f.buffer, &f.info, out, &info, format,
+        deep_lookup, &fixed, 0, whats[i]);
+    if (tolerance)
+      bad += test_compare_values (f.buffer, &f.info, out, &info, format,
+          deep_lookup, &dbl, tolerance, whats[i]);
+    fail_unless (bad == 0, "%s: %s %dx%d (%s, %s): %u samples differ",
+        whats[i], format, w, ht, content_name (content),
+        padded ? "padded strides" : "default strides", bad);
+    gst_buffer_unref (out);
+  }
+  deep_expected_free (&e);
+  gst_buffer_unref (f.buffer);
+}
+
+static void
+deep_pair_check (Pair * p, const gchar * format, gint w, gint ht,
+    TestContent content, gboolean padded, const LapCase * lc, guint32 seed)
+{
+  deep_check_frame (p->h, p->what, 2, format, w, ht, content, padded, lc,
+      seed);
+}
+
+/* small sizes of the deep tests: single pixels, odd widths, rows too narrow
+ * for a vector, and rows long enough for the vector loops (16 samples a
+ * step, 32 in the unrolled one) with scalar borders on both sides */
+static const gint deep_sizes[][2] = {
+  {1, 1}, {2, 2}, {17, 5}, {35, 9}, {67, 3}, {203, 4}
+};
+
+static const TestContent deep_contents[] = {
+  CONTENT_RANDOM, CONTENT_STRUCTURED, CONTENT_DIRTY
+};
+
+/* Every size of deep_sizes, each content, default and padded strides, in
+ * both memory kinds, for the @n cases of @cases (properties set while
+ * playing, so that caps and cases change mid-stream). */
+static void
+deep_check_sizes (const gchar * format, const LapCase * cases, guint n)
+{
+  Pair p = pair_new ("", format, deep_sizes[0][0], deep_sizes[0][1]);
+  guint s, c, k, m;
+
+  for (s = 0; s < G_N_ELEMENTS (deep_sizes); s++) {
+    const gint w = deep_sizes[s][0], ht = deep_sizes[s][1];
+    pair_set_caps (&p, format, w, ht);
+    for (c = 0; c < n; c++) {
+      gchar *props = case_props (&cases[c]);
+      pair_set_case (&p, &cases[c]);
+      for (m = 0; m < 2; m++) {
+        g_free (p.what[m]);
+        p.what[m] = g_strdup_printf ("cllaplace memory=%s %s",
+            memory_kinds[m], props);
+      }
+      for (k = 0; k < G_N_ELEMENTS (deep_contents); k++)
+        deep_pair_check (&p, format, w, ht, deep_contents[k], FALSE,
+            &cases[c], s + k);
+      deep_pair_check (&p, format, w, ht, deep_contents[(s + c) % 3], TRUE,
+          &cases[c], s);
+      g_free (props);
+    }
+  }
+  pair_free (&p);
+}
+
+/* Formats of more than 8 bits at strength 1, both modes: exact, for every
+ * small size, content (dirty bits outside the value ignored, written as
+ * zero) and memory kind, default and padded strides. */
+GST_START_TEST (test_deep_exact)
+{
+  static const LapCase cases[] = {
+    {MODE_SHARPEN, 1.0}, {MODE_EDGES, 1.0},
+  };
+  deep_check_sizes (deep_formats[__i__].name, cases, G_N_ELEMENTS (cases));
+}
+
+GST_END_TEST;
+
+/* Formats of more than 8 bits at other strengths, both modes: the fixed
+ * point result exactly and within 1 of the double-precision one, the
+ * largest strength included (16: q * L needs 38 bits). */
+GST_START_TEST (test_deep_strengths)
+{
+  static const LapCase cases[] = {
+    {MODE_SHARPEN, 0.3}, {MODE_EDGES, 0.3}, {MODE_SHARPEN, 16.0},
+    {MODE_EDGES, 16.0}, {MODE_SHARPEN, 2.5}, {MODE_EDGES, 0.0},
+  };
+  deep_check_sizes (deep_formats[__i__].name, cases, G_N_ELEMENTS (cases));
+}
+
+GST_END_TEST;
+
+/* A 1920x1080 frame of some formats of more than 8 bits, both memory
+ * kinds: the default exact sharpen on dirty bits, then edges at a
+ * fractional strength on structured content. */
+GST_START_TEST (test_deep_1080p)
+{
+  static const gchar *formats[] = { "P010_10LE", "RGBA64_LE", "I420_12LE" };
+  static const LapCase cases[] = {
+    {MODE_SHARPEN, 1.0}, {MODE_EDGES, 0.3},
+  };
+  const gchar *format = formats[__i__];
+  Pair p = pair_new ("", format, 1920, 1080);
+  guint c;
+
+  for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+    pair_set_case (&p, &cases[c]);
+    deep_pair_check (&p, format, 1920, 1080, c ? CONTENT_STRUCTURED :
+        CONTENT_DIRTY, FALSE, &cases[c], c);
+  }
+  pair_free (&p);
+}
+
+GST_END_TEST;
+
+/* The kernel shapes of both device kinds on formats of more than 8 bits:
+ * tiles of 16 samples (the GPU walk down aligned columns where rows are
+ * 32-byte aligned: widths of 64 and 96 samples), odd work-item sizes, and
+ * strips of a few rows. */
+GST_START_TEST (test_deep_tuning)
+{
+  static const gchar *tunings[] = {
+    "kernel-shape=tiles", "kernel-shape=strips",
+    "kernel-shape=tiles pixels-per-item=5 rows-per-item=7 work-group-size=16",
+    "kernel-shape=strips rows-per-item=3 pixels-per-item=37",
+  };
+  static const LapCase cases[] = {
+    {MODE_SHARPEN, 1.0}, {MODE_EDGES, 1.0}, {MODE_SHARPEN, 0.3},
+    {MODE_EDGES, 16.0},
+  };
+  static const gint tsizes[][2] = { {64, 5}, {96, 7}, {83, 6}, {3, 4} };
+  const gchar *format = __i__ % 2 ? "RGBA64_LE" : "P010_10LE";
+  gboolean copies = __i__ >= 2;
+  guint t, c, s;
+
+  if (copies)
+    g_setenv ("GST_CL_ZERO_COPY", "0", TRUE);
+  for (t = 0; t < G_N_ELEMENTS (tunings); t++)
+    for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+      gchar *cp = case_props (&cases[c]);
+      gchar *props = g_strdup_printf ("%s %s", cp, tunings[t]);
+      Pair p = pair_new (props, format, tsizes[0][0], tsizes[0][1]);
+      for (s = 0; s < G_N_ELEMENTS (tsizes); s++) {
+        pair_set_caps (&p, format, tsizes[s][0], tsizes[s][1]);
+        deep_pair_check (&p, format, tsizes[s][0], tsizes[s][1],
+            deep_contents[(s + c) % 3], s == 2, &cases[c], t);
+      }
+      pair_free (&p);
+      g_free (props);
+      g_free (cp);
+    }
+  g_unsetenv ("GST_CL_ZERO_COPY");
+}
+
+GST_END_TEST;
+
+/* One element switches between 8-bit formats and formats of more than 8
+ * bits (caps changes mid-stream pick the other kernels). */
+GST_START_TEST (test_deep_caps_changes)
+{
+  static const gchar *formats[] = { "GRAY8", "GRAY16_LE", "RGBA",
+    "RGBA64_LE", "P010_10LE", "NV12", "P010_10LE"
+  };
+  static const LapCase lc = { MODE_SHARPEN, 1.0 };
+  Pair p = pair_new ("", formats[0], 37, 11);
+  guint f;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    pair_set_caps (&p, formats[f], 37, 11);
+    if (test_deep_format (formats[f]))
+      deep_pair_check (&p, formats[f], 37, 11, CONTENT_DIRTY, FALSE, &lc, f);
+    else
+      pair_check (&p, formats[f], 37, 11, CONTENT_RANDOM, FALSE, &lc, f);
+  }
+  pair_free (&p);
+}
+
+GST_END_TEST;
+
 static Suite *
 cllaplace_suite (void)
 {
@@ -672,6 +978,13 @@ cllaplace_suite (void)
   tcase_add_test (tc, test_image_equals_buffer);
   tcase_add_loop_test (tc, test_properties_mid_stream, 0, 4);
   tcase_add_test (tc, test_profiling);
+  tcase_add_loop_test (tc, test_deep_exact, 0,
+      G_N_ELEMENTS (deep_formats) - 1);
+  tcase_add_loop_test (tc, test_deep_strengths, 0,
+      G_N_ELEMENTS (deep_formats) - 1);
+  tcase_add_loop_test (tc, test_deep_1080p, 0, 3);
+  tcase_add_loop_test (tc, test_deep_tuning, 0, 4);
+  tcase_add_test (tc, test_deep_caps_changes);
   return s;
 }
 
