@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
-/* histogram.cl: the 256-level histograms of clhistogram.
+/* histogram.cl: the histograms of clhistogram: 256 levels for 8-bit
+ * formats (first part), 2^D levels for the formats of more than 8 bits
+ * (the histogram_deep_* kernels, second part).
  *
- * Every kernel counts 8-bit levels of up to four channels, in slots
+ * Every 8-bit kernel counts 8-bit levels of up to four channels, in slots
  * 0 = luma, 1 = red, 2 = green, 3 = blue (the bits of `want`). In strips
  * (CPUs) each work-item writes one partial histogram to
  * partials[(slot * n_units + unit) * 256 + level], which the host (or
@@ -402,13 +404,18 @@ histogram_deep_strips (__global const uchar * restrict src, int stride,
             (const __global ushort *) (src + (size_t) y * stride);
         int x = x0;
         for (; x + 16 <= x1; x += 16) {
-          const ushort16 v = (LOAD_US16 (row + x) >> (ushort16) (shift)) &
-              (ushort16) (mask);
-          /* sixteen equal samples (flat areas): one addition */
-          if (all (v == (ushort16) (v.s0))) {
-            t0[v.s0] += 16;
+          const ushort16 w = LOAD_US16 (row + x);
+          const ulong4 q = as_ulong4 (w);
+          const ulong rep = (q.s0 & 0xffff) * 0x0001000100010001ul;
+          /* sixteen equal words (flat areas): one addition. Compared as
+           * four 64-bit words: a comparison of 16-lane vectors costs POCL
+           * as much as the counting (0.55 against 0.30 ms for a flat 4K
+           * P010 frame) */
+          if (q.s0 == rep && q.s1 == rep && q.s2 == rep && q.s3 == rep) {
+            t0[(w.s0 >> shift) & mask] += 16;
             continue;
           }
+          const ushort16 v = (w >> (ushort16) (shift)) & (ushort16) (mask);
           t0[v.s0]++; t1[v.s1]++; t2[v.s2]++; t3[v.s3]++;
           t0[v.s4]++; t1[v.s5]++; t2[v.s6]++; t3[v.s7]++;
           t0[v.s8]++; t1[v.s9]++; t2[v.sa]++; t3[v.sb]++;

@@ -19,15 +19,18 @@
  * * `channels` (GstValueArray of strings): from `luma`, `red`, `green`,
  *   `blue`
  * * `histogram` (GstValueArray, one per channel, of GstValueArray of
- *   guint64): bin i counts the 8-bit levels v with floor (v * bins / 256) = i
- * * `min`, `max`, `median`, `low`, `high` (GstValueArray of guint): 8-bit
- *   levels, exact whatever `bins` is; `median`, `low` and `high` are the
+ *   guint64): bin i counts the sample values v with
+ *   floor (v * bins / 2^D) = i, D being `depth`
+ * * `min`, `max`, `median`, `low`, `high` (GstValueArray of guint): levels
+ *   of D bits, exact whatever `bins` is; `median`, `low` and `high` are the
  *   smallest level whose cumulative count reaches 50 %, `low-percentile` %
  *   and `high-percentile` % of `pixels`
- * * `mean`, `variance` (GstValueArray of gdouble), in 8-bit levels
- * * `log-average` (GstValueArray of gdouble): exp (mean (ln (0.001 + v/255)))
- * * `depth` (guint): the bits per sample of the format (8 for every format
- *   clhistogram takes today), the depth of the levels above
+ * * `mean`, `variance` (GstValueArray of gdouble), in D-bit levels
+ * * `log-average` (GstValueArray of gdouble):
+ *   exp (mean (ln (0.001 + v / (2^D - 1))))
+ * * `depth` (guint): D, the bits of a sample value of the format: 8 for the
+ *   8-bit formats, 10 for P010_10LE and I420_10LE, 12 for I420_12LE, 16 for
+ *   GRAY16_LE, P016_LE, Y444_16LE and RGBA64_LE
  *
  * With `attach-meta`, the buffer that completes an interval (every buffer
  * when `interval` is 0) also carries the same structure as a custom meta
@@ -39,7 +42,14 @@
  * posted as a message only (no buffer is left to carry it).
  *
  * Luma of RGB formats is (4899 R + 9617 G + 1868 B + 8192) >> 14 (OpenCV's
- * RGB2GRAY); of YUV formats the Y plane; of GRAY8 the value itself.
+ * RGB2GRAY), on 16-bit values for RGBA64_LE; of YUV formats the Y plane; of
+ * GRAY8 and GRAY16_LE the value itself.
+ *
+ * In the formats of more than 8 bits a sample is a little-endian 16-bit
+ * word holding its value v of D bits at bit `shift` (6 for P010_10LE, 0
+ * otherwise): v = (word >> shift) & (2^D - 1); the other bits are ignored.
+ * The device counts all 2^D levels (65536 for 16-bit formats), so that the
+ * statistics are exact whatever `bins` is (up to 4096).
  *
  * ## Example launch lines
  * |[
@@ -49,6 +59,11 @@
  * gst-launch-1.0 -m v4l2src ! videoconvert ! video/x-raw,format=RGBx ! \
  *     clhistogram channels=all interval=1000000000 ! fakesink
  * ]| Luma and colour histograms of every second of a camera.
+ * |[
+ * gst-launch-1.0 -m videotestsrc num-buffers=1 ! \
+ *     video/x-raw,format=P010_10LE,width=1920,height=1080 ! \
+ *     clhistogram bins=1024 ! fakesink
+ * ]| One bin per 10-bit level; `depth` is 10.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
