@@ -1415,6 +1415,16 @@ gst_cl_histogram_get_property (GObject * object, guint prop_id,
 }
 
 static void
+gst_cl_histogram_finalize (GObject * object)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (object);
+
+  g_free (self->counts);
+  g_free (self->log_table);
+  G_OBJECT_CLASS (gst_cl_histogram_parent_class)->finalize (object);
+}
+
+static void
 gst_cl_histogram_class_init (GstClHistogramClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
@@ -1426,6 +1436,7 @@ gst_cl_histogram_class_init (GstClHistogramClass * klass)
 
   gobject_class->set_property = gst_cl_histogram_set_property;
   gobject_class->get_property = gst_cl_histogram_get_property;
+  gobject_class->finalize = gst_cl_histogram_finalize;
 
   g_object_class_install_property (gobject_class, PROP_BINS,
       g_param_spec_uint ("bins", "Bins",
