@@ -19,15 +19,18 @@
  * * `channels` (GstValueArray of strings): from `luma`, `red`, `green`,
  *   `blue`
  * * `histogram` (GstValueArray, one per channel, of GstValueArray of
- *   guint64): bin i counts the 8-bit levels v with floor (v * bins / 256) = i
- * * `min`, `max`, `median`, `low`, `high` (GstValueArray of guint): 8-bit
- *   levels, exact whatever `bins` is; `median`, `low` and `high` are the
+ *   guint64): bin i counts the sample values v with
+ *   floor (v * bins / 2^D) = i, D being `depth`
+ * * `min`, `max`, `median`, `low`, `high` (GstValueArray of guint): levels
+ *   of D bits, exact whatever `bins` is; `median`, `low` and `high` are the
  *   smallest level whose cumulative count reaches 50 %, `low-percentile` %
  *   and `high-percentile` % of `pixels`
- * * `mean`, `variance` (GstValueArray of gdouble), in 8-bit levels
- * * `log-average` (GstValueArray of gdouble): exp (mean (ln (0.001 + v/255)))
- * * `depth` (guint): the bits per sample of the format (8 for every format
- *   clhistogram takes today), the depth of the levels above
+ * * `mean`, `variance` (GstValueArray of gdouble), in D-bit levels
+ * * `log-average` (GstValueArray of gdouble):
+ *   exp (mean (ln (0.001 + v / (2^D - 1))))
+ * * `depth` (guint): D, the bits of a sample value of the format: 8 for the
+ *   8-bit formats, 10 for P010_10LE and I420_10LE, 12 for I420_12LE, 16 for
+ *   GRAY16_LE, P016_LE, Y444_16LE and RGBA64_LE
  *
  * With `attach-meta`, the buffer that completes an interval (every buffer
  * when `interval` is 0) also carries the same structure as a custom meta
@@ -39,7 +42,14 @@
  * posted as a message only (no buffer is left to carry it).
  *
  * Luma of RGB formats is (4899 R + 9617 G + 1868 B + 8192) >> 14 (OpenCV's
- * RGB2GRAY); of YUV formats the Y plane; of GRAY8 the value itself.
+ * RGB2GRAY), on 16-bit values for RGBA64_LE; of YUV formats the Y plane; of
+ * GRAY8 and GRAY16_LE the value itself.
+ *
+ * In the formats of more than 8 bits a sample is a little-endian 16-bit
+ * word holding its value v of D bits at bit `shift` (6 for P010_10LE, 0
+ * otherwise): v = (word >> shift) & (2^D - 1); the other bits are ignored.
+ * The device counts all 2^D levels (65536 for 16-bit formats), so that the
+ * statistics are exact whatever `bins` is (up to 4096).
  *
  * ## Example launch lines
  * |[
@@ -49,6 +59,11 @@
  * gst-launch-1.0 -m v4l2src ! videoconvert ! video/x-raw,format=RGBx ! \
  *     clhistogram channels=all interval=1000000000 ! fakesink
  * ]| Luma and colour histograms of every second of a camera.
+ * |[
+ * gst-launch-1.0 -m videotestsrc num-buffers=1 ! \
+ *     video/x-raw,format=P010_10LE,width=1920,height=1080 ! \
+ *     clhistogram bins=1024 ! fakesink
+ * ]| One bin per 10-bit level; `depth` is 10.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -95,6 +110,15 @@ enum
 #define TILE_MAX_GROUPS_X 64    /* groups across a row in tiles */
 #define TILE_GROUPS_PER_CU 4    /* groups per compute unit in tiles */
 #define TILE_COPIES 8           /* copies of the local tables in tiles */
+#define MAX_BINS 4096
+/* formats of more than 8 bits (counts of 2^D levels per slot) */
+#define MAX_DEPTH 16
+#define DEEP_UNITS_PER_CU 2     /* strips: tables per compute unit */
+#define MAX_DEEP_UNITS 64       /* strips: tables at most, whatever the
+                                 * tuning (2^16 levels: 256 KiB each) */
+#define DEEP_REDUCE_SPAN 64     /* 16-level vectors per reduce work-item */
+#define DEEP_LOCAL_BYTES 32768  /* tiles: local tables up to this size (2^10
+                                 * and 2^12 levels), else global atomics */
 static const gchar *const slot_names[N_SLOTS] = { "luma", "red", "green",
   "blue"
 };
@@ -113,13 +137,20 @@ struct _GstClHistogram
 
   /* caps, streaming thread */
   gboolean has_rgb;
-  gint r_off, g_off, b_off;
+  gint r_off, g_off, b_off;     /* in units: bytes, 16-bit samples or image
+                                 * components */
   gint fps_n, fps_d;
   guint warned_want;            /* a want mask already warned about */
 
   /* accumulation, streaming thread */
   guint want;                   /* slots of the interval being accumulated */
-  guint64 counts[N_SLOTS][256];
+  guint depth;                  /* bits of its levels: 8, or D of a format
+                                 * of more than 8 bits */
+  guint64 *counts;              /* N_SLOTS << depth: slot s, level v at
+                                 * (s << depth) + v; valid for the slots of
+                                 * want once a frame was added (the first
+                                 * frame of an interval sets them) */
+  gdouble *log_table;           /* ln (0.001 + v / (2^depth - 1)) */
   guint frames;
   guint64 pixels;
   GstClockTime start, start_stream, start_running, end;
@@ -139,6 +170,15 @@ struct _GstClHistogram
   gsize partials_size;
   cl_mem totals;                /* N_SLOTS * 256 sums of the partials */
 
+  /* formats of more than 8 bits */
+  cl_kernel k_deep_strips, k_deep_reduce, k_deep_tiles, k_deep_image;
+  cl_mem deep_tables;           /* strips: per work-item tables, zero
+                                 * between frames */
+  gsize deep_tables_size;
+  gboolean deep_tables_dirty;   /* a frame failed: zero them again */
+  cl_mem deep_totals;           /* counted slots << D counts of a frame */
+  gsize deep_totals_size;
+
   /* frames whose counts are still being read back, oldest first */
   GQueue pending;
 };
@@ -156,8 +196,10 @@ struct _GstClHistogram
 typedef struct
 {
   guint want;                   /* slots counted */
+  guint depth;                  /* levels: 2^depth per table */
   gint n_units;                 /* partial histograms per slot */
-  guint32 *host;                /* n_units * 256 per counted slot */
+  guint32 *host;                /* n_units tables of 2^depth levels per
+                                 * counted slot */
   cl_event read;                /* the last read, NULL if nothing counted */
   guint64 interval;
   GstClockTime pts, dur, stream, running;
@@ -194,25 +236,32 @@ gst_cl_histogram_channels_get_type (void)
 static void
 reset_interval (GstClHistogram * self)
 {
-  memset (self->counts, 0, sizeof (self->counts));
+  /* no clearing of the counts: the next interval's first frame sets them */
   self->frames = 0;
   self->pixels = 0;
   self->start = self->start_stream = self->start_running = self->end =
       GST_CLOCK_TIME_NONE;
 }
 
-/* smallest level whose cumulative count reaches percent % of n */
-static guint
-percentile_level (const guint64 * c, guint64 n, gdouble percent)
+/* Counts of 2^@depth levels per slot, and the logarithms of the levels
+ * (computed once per depth: 65536 calls to log() per message would cost
+ * more than the counting). Called between intervals. */
+static void
+ensure_depth (GstClHistogram * self, guint depth)
 {
-  guint64 cum = 0;
-  guint v;
-  for (v = 0; v < 256; v++) {
-    cum += c[v];
-    if ((gdouble) cum * 100.0 >= percent * (gdouble) n)
-      return v;
-  }
-  return 255;
+  guint v, levels = 1u << depth;
+
+  if (self->counts && self->depth == depth)
+    return;
+  g_free (self->counts);
+  g_free (self->log_table);
+  self->depth = depth;
+  self->counts = g_new (guint64, (gsize) N_SLOTS << depth);
+  self->log_table = g_new (gdouble, levels);
+  /* the same expression as the statistics always used for 8 bits
+   * (v / 255.0), so that their values stay identical */
+  for (v = 0; v < levels; v++)
+    self->log_table[v] = log (0.001 + v / (gdouble) (levels - 1));
 }
 
 static void
@@ -240,6 +289,85 @@ copy_field (GQuark field, const GValue * value, gpointer dest)
   return TRUE;
 }
 
+/* The statistics of one slot's counts. */
+typedef struct
+{
+  guint min, max, median, low, high;
+  gdouble mean, variance, log_average;
+} SlotStats;
+
+/**
+ * slot_stats:
+ * @c: counts of 2^@depth levels, summing to @n
+ * @log_table: ln (0.001 + v / (2^@depth - 1)) for each level
+ *
+ * Exact levels and double statistics of @c, in @depth-bit levels. Only
+ * the range of levels present is scanned (natural content of 16-bit
+ * formats spans a fraction of the 65536 levels). The sums run in the
+ * order and with the expressions the 8-bit statistics always had, so
+ * that their values stay identical.
+ */
+static void
+slot_stats (const guint64 * c, guint depth, const gdouble * log_table,
+    guint64 n, gdouble low, gdouble high, SlotStats * st)
+{
+  const guint levels = 1u << depth;
+  const gdouble pct[3] = { 50.0, low, high };
+  guint res[3], v, k, lo, hi, pending = 0;
+  guint64 sum = 0, cum = 0;
+  gdouble sq = 0, logsum = 0;
+
+  memset (st, 0, sizeof (*st));
+  for (lo = 0; lo < levels && !c[lo]; lo++);
+  if (lo == levels) {
+    /* nothing counted: every level 0, as an empty 256-level scan gave */
+    return;
+  }
+  for (hi = levels - 1; !c[hi]; hi--);
+  st->min = lo;
+  st->max = hi;
+
+  for (v = lo; v <= hi; v++) {
+    if (!c[v])
+      continue;
+    sum += c[v] * v;
+    logsum += (gdouble) c[v] * log_table[v];
+  }
+  if (n > 0) {
+    st->mean = (gdouble) sum / n;
+    for (v = lo; v <= hi; v++)
+      if (c[v])
+        sq += (gdouble) c[v] * (v - st->mean) * (v - st->mean);
+    st->variance = sq / n;
+    st->log_average = exp (logsum / n);
+  }
+
+  /* the smallest level whose cumulative count reaches pct % of n: level
+   * 0 when the target is 0 (the cumulative count of level 0 reaches it),
+   * else a level present; the three in one pass */
+  for (k = 0; k < 3; k++) {
+    res[k] = levels - 1;
+    if (pct[k] * (gdouble) n <= 0)
+      res[k] = 0;
+    else
+      pending |= 1u << k;
+  }
+  for (v = lo; v <= hi && pending; v++) {
+    if (!c[v])
+      continue;
+    cum += c[v];
+    for (k = 0; k < 3; k++)
+      if ((pending & (1u << k)) && (gdouble) cum * 100.0 >= pct[k] *
+          (gdouble) n) {
+        res[k] = v;
+        pending &= ~(1u << k);
+      }
+  }
+  st->median = res[0];
+  st->low = res[1];
+  st->high = res[2];
+}
+
 static GstStructure *
 build_structure (GstClHistogram * self, guint bins, gdouble low, gdouble high)
 {
@@ -250,7 +378,9 @@ build_structure (GstClHistogram * self, guint bins, gdouble low, gdouble high)
   GValue *arrays[] = { &names, &hists, &vmin, &vmax, &vmed, &vlow, &vhigh,
     &vmean, &vvar, &vlog
   };
+  const guint depth = self->depth;
   GstClockTime duration = GST_CLOCK_TIME_NONE;
+  guint64 *binned = g_new (guint64, bins);
   GstStructure *s;
   guint slot, i;
 
@@ -258,11 +388,10 @@ build_structure (GstClHistogram * self, guint bins, gdouble low, gdouble high)
     g_value_init (arrays[i], GST_TYPE_ARRAY);
 
   for (slot = 0; slot < N_SLOTS; slot++) {
-    const guint64 *c = self->counts[slot];
+    const guint64 *c = self->counts + ((gsize) slot << depth);
     GValue name = G_VALUE_INIT, hist = G_VALUE_INIT;
-    guint64 n = self->pixels;
-    gdouble sum = 0, sq = 0, logsum = 0, mean = 0, var = 0, logavg = 0;
-    guint v, vmin_l = 0, vmax_l = 0;
+    SlotStats st;
+    guint v;
 
     if (!(self->want & (1u << slot)))
       continue;
@@ -270,46 +399,32 @@ build_structure (GstClHistogram * self, guint bins, gdouble low, gdouble high)
     g_value_set_static_string (&name, slot_names[slot]);
     gst_value_array_append_and_take_value (&names, &name);
 
+    slot_stats (c, depth, self->log_table, self->pixels, low, high, &st);
+
+    /* bin i counts the levels v with floor (v * bins / 2^depth) = i */
+    memset (binned, 0, bins * sizeof (guint64));
+    if (self->pixels > 0)
+      for (v = st.min; v <= st.max; v++)
+        binned[((guint64) v * bins) >> depth] += c[v];
     g_value_init (&hist, GST_TYPE_ARRAY);
     for (i = 0; i < bins; i++) {
       GValue cnt = G_VALUE_INIT;
-      guint64 total = 0;
-      /* levels v with floor (v * bins / 256) == i */
-      for (v = (i * 256 + bins - 1) / bins; v < 256 && v * bins / 256 == i;
-          v++)
-        total += c[v];
       g_value_init (&cnt, G_TYPE_UINT64);
-      g_value_set_uint64 (&cnt, total);
+      g_value_set_uint64 (&cnt, binned[i]);
       gst_value_array_append_and_take_value (&hist, &cnt);
     }
     gst_value_array_append_and_take_value (&hists, &hist);
 
-    for (v = 0; v < 256; v++) {
-      if (!c[v])
-        continue;
-      vmax_l = v;
-      sum += (gdouble) c[v] * v;
-      logsum += (gdouble) c[v] * log (0.001 + v / 255.0);
-    }
-    for (v = 0; v < 256 && !c[v]; v++);
-    vmin_l = v < 256 ? v : 0;
-    if (n > 0) {
-      mean = sum / n;
-      for (v = 0; v < 256; v++)
-        if (c[v])
-          sq += (gdouble) c[v] * (v - mean) * (v - mean);
-      var = sq / n;
-      logavg = exp (logsum / n);
-    }
-    append_uint (&vmin, vmin_l);
-    append_uint (&vmax, vmax_l);
-    append_uint (&vmed, percentile_level (c, n, 50.0));
-    append_uint (&vlow, percentile_level (c, n, low));
-    append_uint (&vhigh, percentile_level (c, n, high));
-    append_double (&vmean, mean);
-    append_double (&vvar, var);
-    append_double (&vlog, logavg);
+    append_uint (&vmin, st.min);
+    append_uint (&vmax, st.max);
+    append_uint (&vmed, st.median);
+    append_uint (&vlow, st.low);
+    append_uint (&vhigh, st.high);
+    append_double (&vmean, st.mean);
+    append_double (&vvar, st.variance);
+    append_double (&vlog, st.log_average);
   }
+  g_free (binned);
 
   if (GST_CLOCK_TIME_IS_VALID (self->start) &&
       GST_CLOCK_TIME_IS_VALID (self->end) && self->end >= self->start)
@@ -333,8 +448,8 @@ build_structure (GstClHistogram * self, guint bins, gdouble low, gdouble high)
   gst_structure_take_value (s, "mean", &vmean);
   gst_structure_take_value (s, "variance", &vvar);
   gst_structure_take_value (s, "log-average", &vlog);
-  /* 8 bits per sample for every format taken so far */
-  gst_structure_set (s, "depth", G_TYPE_UINT, 8, NULL);
+  /* the bits of the levels above: 8, or the format's depth */
+  gst_structure_set (s, "depth", G_TYPE_UINT, depth, NULL);
   return s;
 }
 
@@ -416,10 +531,18 @@ gst_cl_histogram_setup (GstClBaseFilter * base, cl_program program,
   if (!(self->k_strips = gst_cl_kernel_new (program, "histogram_strips", error))
       || !(self->k_pairs = gst_cl_kernel_new (program, "histogram_pairs", error))
       || !(self->k_reduce = gst_cl_kernel_new (program, "histogram_reduce", error))
-      || !(self->k_tiles = gst_cl_kernel_new (program, "histogram_tiles", error)))
+      || !(self->k_tiles = gst_cl_kernel_new (program, "histogram_tiles", error))
+      || !(self->k_deep_strips = gst_cl_kernel_new (program,
+              "histogram_deep_strips", error))
+      || !(self->k_deep_reduce = gst_cl_kernel_new (program,
+              "histogram_deep_reduce", error))
+      || !(self->k_deep_tiles = gst_cl_kernel_new (program,
+              "histogram_deep_tiles", error)))
     return FALSE;
   if (device->image_support &&
-      !(self->k_image = gst_cl_kernel_new (program, "histogram_image", error)))
+      (!(self->k_image = gst_cl_kernel_new (program, "histogram_image", error))
+          || !(self->k_deep_image = gst_cl_kernel_new (program,
+                  "histogram_deep_image", error))))
     return FALSE;
   self->totals = clCreateBuffer (device->context, CL_MEM_READ_WRITE,
       N_SLOTS * 256 * sizeof (guint32), NULL, &st);
@@ -450,6 +573,13 @@ gst_cl_histogram_cleanup (GstClBaseFilter * base)
     clReleaseKernel (self->k_reduce);
   self->k_strips = self->k_tiles = self->k_image = self->k_pairs = NULL;
   self->k_reduce = NULL;
+  g_clear_pointer (&self->k_deep_strips, clReleaseKernel);
+  g_clear_pointer (&self->k_deep_reduce, clReleaseKernel);
+  g_clear_pointer (&self->k_deep_tiles, clReleaseKernel);
+  g_clear_pointer (&self->k_deep_image, clReleaseKernel);
+  g_clear_pointer (&self->deep_tables, clReleaseMemObject);
+  g_clear_pointer (&self->deep_totals, clReleaseMemObject);
+  self->deep_tables_size = self->deep_totals_size = 0;
   if (self->totals)
     clReleaseMemObject (self->totals);
   self->totals = NULL;
@@ -468,19 +598,23 @@ gst_cl_histogram_configure (GstClBaseFilter * base, const GstVideoInfo * info,
     const GstClPlane * plane, GError ** error)
 {
   GstClHistogram *self = GST_CL_HISTOGRAM (base);
+  /* kernels index samples (two bytes each in 16-bit formats) or, in
+   * images of 4-channel texels, components */
+  const gint bytes = plane->sample_bytes;
 
   self->has_rgb = GST_VIDEO_INFO_IS_RGB (info);
   self->r_off = self->has_rgb ? GST_VIDEO_INFO_COMP_POFFSET (info,
-      GST_VIDEO_COMP_R) : 0;
+      GST_VIDEO_COMP_R) / bytes : 0;
   self->g_off = self->has_rgb ? GST_VIDEO_INFO_COMP_POFFSET (info,
-      GST_VIDEO_COMP_G) : 0;
+      GST_VIDEO_COMP_G) / bytes : 0;
   self->b_off = self->has_rgb ? GST_VIDEO_INFO_COMP_POFFSET (info,
-      GST_VIDEO_COMP_B) : 0;
+      GST_VIDEO_COMP_B) / bytes : 0;
   self->fps_n = GST_VIDEO_INFO_FPS_N (info);
   self->fps_d = GST_VIDEO_INFO_FPS_D (info);
   /* new caps: what was accumulated is posted first */
   finish_frames (self, 0, NULL);
   post_interval (self);
+  ensure_depth (self, GST_CL_PLANE_IS_WIDE (plane) ? plane->depth : 8);
   return TRUE;
 }
 
@@ -577,8 +711,9 @@ gst_cl_histogram_tuning_case (GstClBaseFilter * base)
       want == 0xe ? "rgb" : want ? "all" : "none");
 }
 
+/* 8-bit formats: 256 levels per slot, as n_units partial tables or totals */
 static gboolean
-count_frame (GstClHistogram * self, const GstClPlane * src, Pending * pf,
+count_bytes (GstClHistogram * self, const GstClPlane * src, Pending * pf,
     cl_event * events, guint * n_events, GError ** error)
 {
   guint want = pf->want;
@@ -713,6 +848,7 @@ count_frame (GstClHistogram * self, const GstClPlane * src, Pending * pf,
   /* read back the partials of the counted slots, without waiting: the
    * next frames are counted meanwhile (the queue is in order, so they
    * overwrite the partials only after the reads) */
+  pf->depth = 8;
   pf->n_units = n_units;
   pf->host = g_malloc ((gsize) N_SLOTS * n_units * 256 * sizeof (guint32));
   for (slot = 0, v = 0; slot < N_SLOTS; slot++) {
@@ -735,6 +871,232 @@ count_frame (GstClHistogram * self, const GstClPlane * src, Pending * pf,
   return TRUE;
 }
 
+/* a device buffer of at least @size bytes in *@mem */
+static gboolean
+ensure_buffer (GstClHistogram * self, cl_mem * mem, gsize * have, gsize size,
+    gboolean * fresh, const gchar * what, GError ** error)
+{
+  GstClDevice *device = gst_cl_base_filter_get_device (GST_CL_BASE_FILTER
+      (self));
+  cl_int st;
+
+  if (*mem && *have >= size)
+    return TRUE;
+  g_clear_pointer (mem, clReleaseMemObject);
+  *have = 0;
+  *mem = clCreateBuffer (device->context, CL_MEM_READ_WRITE, size, NULL, &st);
+  if (st != CL_SUCCESS) {
+    *mem = NULL;
+    return gst_cl_fail (error, st, what);
+  }
+  *have = size;
+  if (fresh)
+    *fresh = TRUE;
+  return TRUE;
+}
+
+static gboolean
+zero_buffer (GstClHistogram * self, cl_mem mem, gsize size, GError ** error)
+{
+  const cl_uint zero = 0;
+  cl_int st = clEnqueueFillBuffer (gst_cl_base_filter_get_queue
+      (GST_CL_BASE_FILTER (self)), mem, &zero, sizeof (zero), 0, size, 0,
+      NULL, NULL);
+  if (st != CL_SUCCESS)
+    return gst_cl_fail (error, st, "clEnqueueFillBuffer (histograms)");
+  return TRUE;
+}
+
+/* CPUs: a few work-items count whole strips into tables of their own (a
+ * bounded number, whatever the tuning: 2^16 levels take 256 KiB a table),
+ * then histogram_deep_reduce adds them into deep_totals and zeroes them. */
+static gboolean
+count_deep_strips (GstClHistogram * self, const GstClPlane * src,
+    cl_int iwant, cl_int n_tables, cl_event * events, guint * n_events,
+    GError ** error)
+{
+  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
+  GstClDevice *device = gst_cl_base_filter_get_device (base);
+  cl_int depth = src->depth, shift = src->shift, copies, n_units, n_cols;
+  cl_int n_rects, chunk, rows, vectors, span;
+  GstClLaunch l, r;
+  gsize target;
+
+  gst_cl_base_filter_launch_shape (base, src, FALSE, &l);
+  /* whole pixels per rectangle */
+  chunk = l.chunk;
+  if (chunk % src->step)
+    chunk += src->step - chunk % src->step;
+  rows = l.rows;
+  target = CLAMP (DEEP_UNITS_PER_CU * device->compute_units, 1,
+      MAX_DEEP_UNITS);
+  n_cols = (src->units + chunk - 1) / chunk;
+  if (l.rows_auto) {
+    /* one strip per work-item, read in row order */
+    gsize per_col = MAX (1, target / n_cols);
+    rows = MAX (1, (src->height + per_col - 1) / per_col);
+  }
+  n_rects = n_cols * ((src->height + rows - 1) / rows);
+  n_units = MIN ((gsize) n_rects, target);
+  /* copies of one-sample tables spread repeated levels over several
+   * counters: 4 for 2^10 and 2^12 levels (16 and 64 KiB in all, in the
+   * core's caches), 2 for 2^16 (512 KiB); RGB pixels count their runs */
+  copies = src->step != 1 ? 1 : depth <= 12 ? 4 : 2;
+
+  if (!ensure_buffer (self, &self->deep_tables, &self->deep_tables_size,
+          ((gsize) n_units * n_tables * copies << depth) * sizeof (guint32),
+          &self->deep_tables_dirty, "clCreateBuffer (histogram tables)",
+          error))
+    return FALSE;
+  if (self->deep_tables_dirty) {
+    if (!zero_buffer (self, self->deep_tables, self->deep_tables_size, error))
+      return FALSE;
+    self->deep_tables_dirty = FALSE;
+  }
+  /* until the reduce has run: a failed frame may leave counts there */
+  self->deep_tables_dirty = TRUE;
+
+  l.global[0] = n_units;
+  l.global[1] = 1;
+  l.local[0] = l.local[1] = 1;
+  if (!gst_cl_set_args (self->k_deep_strips, error, GST_CL_ARG (src->mem),
+          GST_CL_ARG (src->stride), GST_CL_ARG (src->units),
+          GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+          GST_CL_ARG (self->r_off), GST_CL_ARG (self->g_off),
+          GST_CL_ARG (self->b_off), GST_CL_ARG (iwant), GST_CL_ARG (depth),
+          GST_CL_ARG (shift), GST_CL_ARG (chunk), GST_CL_ARG (rows),
+          GST_CL_ARG (n_cols), GST_CL_ARG (n_rects),
+          GST_CL_ARG (self->deep_tables), GST_CL_ARG (n_units),
+          GST_CL_ARG (copies), GST_CL_ARGS_END)
+      || !gst_cl_base_filter_enqueue (base, self->k_deep_strips, &l, events,
+          n_events, error))
+    return FALSE;
+
+  /* a work-item per DEEP_REDUCE_SPAN vectors of 16 levels: a few dozen for
+   * 2^16 levels, one for 2^10 */
+  vectors = (n_tables << depth) / 16;
+  span = DEEP_REDUCE_SPAN;
+  r = l;
+  r.global[0] = (vectors + span - 1) / span;
+  if (!gst_cl_set_args (self->k_deep_reduce, error,
+          GST_CL_ARG (self->deep_tables), GST_CL_ARG (n_units),
+          GST_CL_ARG (n_tables), GST_CL_ARG (copies), GST_CL_ARG (depth),
+          GST_CL_ARG (span), GST_CL_ARG (self->deep_totals), GST_CL_ARGS_END)
+      || !gst_cl_base_filter_enqueue (base, self->k_deep_reduce, &r, events,
+          n_events, error))
+    return FALSE;
+  return TRUE;
+}
+
+/* GPUs and images: work-groups add into deep_totals (zeroed first), from
+ * local tables where they fit, else with global atomics. */
+static gboolean
+count_deep_tiles (GstClHistogram * self, const GstClPlane * src,
+    cl_int iwant, cl_int n_tables, cl_event * events, guint * n_events,
+    GError ** error)
+{
+  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
+  GstClDevice *device = gst_cl_base_filter_get_device (base);
+  cl_int depth = src->depth, shift = src->shift, copies;
+  gsize table_bytes = ((gsize) n_tables << depth) * sizeof (guint32);
+  gsize items, group, groups_x, groups_y, budget, local_bytes;
+  cl_kernel k = src->is_image ? self->k_deep_image : self->k_deep_tiles;
+  GstClLaunch l;
+
+  gst_cl_base_filter_launch_shape (base, src, FALSE, &l);
+  if (l.group_auto)
+    l.local[0] = MAX (1, MIN (TILE_GROUP, device->max_work_group_size));
+  /* eight one-sample pixels per work-item in buffers, else a pixel */
+  items = !src->is_image && src->step == 1 ? (gsize) (src->units + 7) / 8 :
+      (gsize) src->width;
+  group = l.local[0];
+  groups_x = CLAMP ((items + group - 1) / group, 1, TILE_MAX_GROUPS_X);
+  groups_y = CLAMP (TILE_GROUPS_PER_CU * device->compute_units / groups_x, 1,
+      (gsize) src->height);
+  l.global[0] = groups_x * group;
+  l.global[1] = groups_y;
+  l.local[1] = 1;
+  budget = MIN (DEEP_LOCAL_BYTES, device->local_mem_size);
+  copies = MIN (TILE_COPIES, budget / table_bytes);
+  /* a local argument cannot be empty */
+  local_bytes = copies ? copies * table_bytes : sizeof (guint32);
+
+  if (!zero_buffer (self, self->deep_totals, table_bytes, error))
+    return FALSE;
+  if (src->is_image) {
+    cl_int layout = self->has_rgb ? 4 : 0;
+    if (!gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
+            GST_CL_ARG (src->width), GST_CL_ARG (src->height),
+            GST_CL_ARG (layout), GST_CL_ARG (self->r_off),
+            GST_CL_ARG (self->g_off), GST_CL_ARG (self->b_off),
+            GST_CL_ARG (iwant), GST_CL_ARG (depth), GST_CL_ARG (shift),
+            GST_CL_ARG (self->deep_totals), GST_CL_ARG_LOCAL (local_bytes),
+            GST_CL_ARG (copies), GST_CL_ARGS_END))
+      return FALSE;
+  } else if (!gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
+          GST_CL_ARG (src->stride), GST_CL_ARG (src->units),
+          GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+          GST_CL_ARG (self->r_off), GST_CL_ARG (self->g_off),
+          GST_CL_ARG (self->b_off), GST_CL_ARG (iwant), GST_CL_ARG (depth),
+          GST_CL_ARG (shift), GST_CL_ARG (self->deep_totals),
+          GST_CL_ARG_LOCAL (local_bytes), GST_CL_ARG (copies),
+          GST_CL_ARGS_END)) {
+    return FALSE;
+  }
+  return gst_cl_base_filter_enqueue (base, k, &l, events, n_events, error);
+}
+
+/* Formats of more than 8 bits: counts of all 2^D levels of each counted
+ * slot, packed (the counted slots only) in deep_totals, read back in one
+ * piece: 4 KiB (P010 luma) to 1 MiB (RGBA64 all channels). */
+static gboolean
+count_deep (GstClHistogram * self, const GstClPlane * src, Pending * pf,
+    cl_event * events, guint * n_events, GError ** error)
+{
+  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
+  cl_command_queue queue = gst_cl_base_filter_get_queue (base);
+  cl_int iwant = pf->want, n_tables = __builtin_popcount (pf->want);
+  gsize bytes = ((gsize) n_tables << src->depth) * sizeof (guint32);
+  gboolean ok;
+  cl_int st;
+
+  g_return_val_if_fail (src->depth > 8 && src->depth <= MAX_DEPTH, FALSE);
+  if (!ensure_buffer (self, &self->deep_totals, &self->deep_totals_size,
+          bytes, NULL, "clCreateBuffer (histogram totals)", error))
+    return FALSE;
+  if (!src->is_image && gst_cl_base_filter_uses_strips (base))
+    ok = count_deep_strips (self, src, iwant, n_tables, events, n_events,
+        error);
+  else
+    ok = count_deep_tiles (self, src, iwant, n_tables, events, n_events,
+        error);
+  if (!ok)
+    return FALSE;
+
+  pf->depth = src->depth;
+  pf->n_units = 1;
+  pf->host = g_malloc (bytes);
+  st = clEnqueueReadBuffer (queue, self->deep_totals, CL_FALSE, 0, bytes,
+      pf->host, 0, NULL, &pf->read);
+  if (st != CL_SUCCESS) {
+    pf->read = NULL;
+    return gst_cl_fail (error, st, "clEnqueueReadBuffer (histograms)");
+  }
+  clFlush (queue);
+  /* the reduce zeroed the tables */
+  self->deep_tables_dirty = FALSE;
+  return TRUE;
+}
+
+static gboolean
+count_frame (GstClHistogram * self, const GstClPlane * src, Pending * pf,
+    cl_event * events, guint * n_events, GError ** error)
+{
+  if (GST_CL_PLANE_IS_WIDE (src))
+    return count_deep (self, src, pf, events, n_events, error);
+  return count_bytes (self, src, pf, events, n_events, error);
+}
+
 static void
 pending_free (Pending * pf)
 {
@@ -753,17 +1115,29 @@ static void
 add_frame (GstClHistogram * self, Pending * pf)
 {
   const guint32 *p = pf->host;
+  const guint levels = 1u << pf->depth;
   guint slot, unit, v;
 
-  if (self->frames > 0 && pf->want != self->want)
+  if (self->frames > 0 && (pf->want != self->want || pf->depth !=
+          self->depth))
     post_interval (self);       /* the channels changed: a new interval */
+  ensure_depth (self, pf->depth);
   self->want = pf->want;
   for (slot = 0; slot < N_SLOTS; slot++) {
+    guint64 *c = self->counts + ((gsize) slot << pf->depth);
     if (!(pf->want & (1u << slot)))
       continue;
-    for (unit = 0; unit < (guint) pf->n_units; unit++, p += 256)
-      for (v = 0; v < 256; v++)
-        self->counts[slot][v] += p[v];
+    unit = 0;
+    if (self->frames == 0) {
+      /* the interval's first frame sets the counts */
+      for (v = 0; v < levels; v++)
+        c[v] = p[v];
+      unit = 1;
+      p += levels;
+    }
+    for (; unit < (guint) pf->n_units; unit++, p += levels)
+      for (v = 0; v < levels; v++)
+        c[v] += p[v];
   }
   if (self->frames == 0) {
     self->start = pf->pts;
@@ -837,6 +1211,7 @@ gst_cl_histogram_analyze (GstClBaseFilter * base, const GstClPlane * src,
     /* tuning: the counting alone, nothing posted */
     gboolean ok = TRUE;
     pf->want = wanted_slots (self, channels);
+    pf->depth = GST_CL_PLANE_IS_WIDE (src) ? src->depth : 8;
     if (pf->want)
       ok = count_frame (self, src, pf, events, n_events, error);
     pending_free (pf);
@@ -849,6 +1224,7 @@ gst_cl_histogram_analyze (GstClBaseFilter * base, const GstClPlane * src,
     return TRUE;
   }
   pf->want = wanted_slots (self, channels);
+  pf->depth = GST_CL_PLANE_IS_WIDE (src) ? src->depth : 8;
   pf->pts = GST_BUFFER_PTS (buffer);
   pf->dur = GST_BUFFER_DURATION (buffer);
   if (!GST_CLOCK_TIME_IS_VALID (pf->dur) && self->fps_n > 0)
@@ -1039,6 +1415,16 @@ gst_cl_histogram_get_property (GObject * object, guint prop_id,
 }
 
 static void
+gst_cl_histogram_finalize (GObject * object)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (object);
+
+  g_free (self->counts);
+  g_free (self->log_table);
+  G_OBJECT_CLASS (gst_cl_histogram_parent_class)->finalize (object);
+}
+
+static void
 gst_cl_histogram_class_init (GstClHistogramClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
@@ -1050,11 +1436,13 @@ gst_cl_histogram_class_init (GstClHistogramClass * klass)
 
   gobject_class->set_property = gst_cl_histogram_set_property;
   gobject_class->get_property = gst_cl_histogram_get_property;
+  gobject_class->finalize = gst_cl_histogram_finalize;
 
   g_object_class_install_property (gobject_class, PROP_BINS,
       g_param_spec_uint ("bins", "Bins",
-          "Histogram bins: bin i counts 8-bit levels v with "
-          "floor(v * bins / 256) = i", 1, 256, DEFAULT_BINS, flags));
+          "Histogram bins: bin i counts the sample values v of D bits (8, "
+          "or the format's depth) with floor(v * bins / 2^D) = i", 1,
+          MAX_BINS, DEFAULT_BINS, flags));
   g_object_class_install_property (gobject_class, PROP_CHANNELS,
       g_param_spec_enum ("channels", "Channels",
           "Channels to measure (those the format lacks are left out)",

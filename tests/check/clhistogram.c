@@ -5,7 +5,8 @@
 
 #include <math.h>
 
-/* byte offsets of red, green and blue in packed RGB pixels (-1: not RGB) */
+/* samples (bytes, or 16-bit words) of red, green and blue in packed RGB
+ * pixels (-1: not RGB) */
 static void
 rgb_offsets (const gchar * format, gint * r, gint * g, gint * b)
 {
@@ -16,7 +17,7 @@ rgb_offsets (const gchar * format, gint * r, gint * g, gint * b)
   } table[] = {
     {"RGB", 0, 1, 2}, {"BGR", 2, 1, 0}, {"RGBA", 0, 1, 2}, {"BGRA", 2, 1, 0},
     {"ARGB", 1, 2, 3}, {"ABGR", 3, 2, 1}, {"RGBx", 0, 1, 2}, {"BGRx", 2, 1, 0},
-    {"xRGB", 1, 2, 3}, {"xBGR", 3, 2, 1},
+    {"xRGB", 1, 2, 3}, {"xBGR", 3, 2, 1}, {"RGBA64_LE", 0, 1, 2},
   };
   guint i;
   *r = *g = *b = -1;
@@ -28,13 +29,27 @@ rgb_offsets (const gchar * format, gint * r, gint * g, gint * b)
     }
 }
 
-/* reference 256-level counts: [0] luma, [1] red, [2] green, [3] blue */
+/* reference counts of every level of the format's depth (256 for 8-bit
+ * formats, 2^D for the others): [0] luma, [1] red, [2] green, [3] blue */
 typedef struct
 {
-  guint64 c[4][256];
+  guint depth;                  /* 0 until the first frame is counted */
+  guint64 *c[4];
   guint64 pixels;
   gboolean rgb;
 } RefCounts;
+
+#define REF_INIT { 0, {NULL, NULL, NULL, NULL}, 0, FALSE }
+
+/* frees the counts: @rc is as REF_INIT made it */
+static void
+ref_clear (RefCounts * rc)
+{
+  guint i;
+  for (i = 0; i < 4; i++)
+    g_free (rc->c[i]);
+  memset (rc, 0, sizeof (*rc));
+}
 
 static void
 ref_count (RefCounts * rc, GstBuffer * buf, const GstVideoInfo * info,
@@ -42,32 +57,42 @@ ref_count (RefCounts * rc, GstBuffer * buf, const GstVideoInfo * info,
 {
   GstVideoFrame vf;
   TestPlane p;
-  gint r, g, b, x, y;
+  gint r, g, b, x, y, i;
 
   rgb_offsets (format, &r, &g, &b);
   rc->rgb = r >= 0;
   fail_unless (gst_video_frame_map (&vf, info, buf, GST_MAP_READ));
   p = test_plane (&vf, 0);
+  if (!rc->depth) {
+    rc->depth = p.depth;
+    for (i = 0; i < 4; i++)
+      rc->c[i] = g_new0 (guint64, 1u << p.depth);
+  }
+  fail_unless_equals_int (rc->depth, p.depth);
   for (y = 0; y < p.height; y++)
     for (x = 0; x < p.width; x++) {
-      const guint8 *px = p.data + (gsize) y * p.stride + x * p.step;
       if (rc->rgb) {
-        rc->c[0][(4899 * px[r] + 9617 * px[g] + 1868 * px[b] + 8192) >> 14]++;
-        rc->c[1][px[r]]++;
-        rc->c[2][px[g]]++;
-        rc->c[3][px[b]]++;
+        /* the values (bits outside them ignored), 32-bit arithmetic */
+        guint32 vr = test_value (&p, x, y, r), vg = test_value (&p, x, y, g);
+        guint32 vb = test_value (&p, x, y, b);
+        rc->c[0][(4899 * vr + 9617 * vg + 1868 * vb + 8192) >> 14]++;
+        rc->c[1][vr]++;
+        rc->c[2][vg]++;
+        rc->c[3][vb]++;
       } else {
-        rc->c[0][px[0]]++;
+        rc->c[0][test_value (&p, x, y, 0)]++;
       }
     }
   rc->pixels += (guint64) p.width * p.height;
   gst_video_frame_unmap (&vf);
 }
 
+/* the statistics are double sums in the order of the levels: the element
+ * and this reference only differ by rounding, far below this */
 static gboolean
 close_rel (gdouble a, gdouble b)
 {
-  return fabs (a - b) <= 1e-6 * MAX (fabs (b), 1e-12) || fabs (a - b) < 1e-12;
+  return fabs (a - b) <= 1e-9 * MAX (fabs (b), 1e-12) || fabs (a - b) < 1e-12;
 }
 
 static guint
@@ -87,20 +112,21 @@ arr_double (const GstStructure * s, const gchar * field, guint i)
 }
 
 static guint
-ref_percentile (const guint64 * c, guint64 n, gdouble pct)
+ref_percentile (const guint64 * c, guint levels, guint64 n, gdouble pct)
 {
   guint64 cum = 0;
   guint v;
-  for (v = 0; v < 256; v++) {
+  for (v = 0; v < levels; v++) {
     cum += c[v];
     if ((gdouble) cum * 100.0 >= pct * (gdouble) n)
       return v;
   }
-  return 255;
+  return levels - 1;
 }
 
 /* Checks a clhistogram message against the reference, for the channels
- * asked ("luma", "rgb", "all"), bins and percentiles. */
+ * asked ("luma", "rgb", "all"), bins and percentiles: counts and levels
+ * exact, in the reference's depth (the `depth` field). */
 static void
 check_message (const GstStructure * s, const RefCounts * rc,
     const gchar * channels, guint bins, gdouble lowp, gdouble highp,
@@ -112,9 +138,10 @@ check_message (const GstStructure * s, const RefCounts * rc,
     "max", "median", "low", "high", "mean", "variance", "log-average",
     "depth"
   };
+  const guint levels = 1u << rc->depth;
   const GValue *chv, *hv;
   guint slots[4], n_slots = 0, i, k, v, got_frames, got_bins, depth = 0;
-  guint64 pixels;
+  guint64 pixels, *want = g_new (guint64, bins);
 
   fail_unless (gst_structure_has_name (s, "clhistogram"));
   fail_unless_equals_int (gst_structure_n_fields (s), G_N_ELEMENTS (order));
@@ -134,7 +161,7 @@ check_message (const GstStructure * s, const RefCounts * rc,
           NULL));
   fail_unless_equals_int (got_frames, frames);
   fail_unless (gst_structure_get_uint (s, "depth", &depth));
-  fail_unless_equals_int (depth, 8);
+  fail_unless_equals_int (depth, rc->depth);
   fail_unless_equals_uint64 (pixels, rc->pixels);
   fail_unless_equals_int (got_bins, bins);
   chv = gst_structure_get_value (s, "channels");
@@ -146,38 +173,39 @@ check_message (const GstStructure * s, const RefCounts * rc,
     const guint64 *c = rc->c[slots[k]];
     const GValue *h = gst_value_array_get_value (hv, k);
     gdouble sum = 0, sq = 0, lg = 0, mean;
-    guint vmin = 256, vmax = 0;
+    guint vmin = levels, vmax = 0;
 
     fail_unless_equals_string (g_value_get_string (gst_value_array_get_value
             (chv, k)), names[slots[k]]);
     fail_unless_equals_int (gst_value_array_get_size (h), bins);
-    for (i = 0; i < bins; i++) {
-      guint64 want = 0;
-      for (v = 0; v < 256; v++)
-        if (v * bins / 256 == i)
-          want += c[v];
-      fail_unless_equals_uint64 (g_value_get_uint64 (gst_value_array_get_value
-              (h, i)), want);
-    }
-    for (v = 0; v < 256; v++) {
-      if (c[v] && vmin == 256)
+    /* bin i counts the levels v with floor (v * bins / 2^D) = i */
+    memset (want, 0, bins * sizeof (guint64));
+    for (v = 0; v < levels; v++)
+      want[(guint) ((guint64) v * bins / levels)] += c[v];
+    for (i = 0; i < bins; i++)
+      fail_unless (g_value_get_uint64 (gst_value_array_get_value (h, i)) ==
+          want[i], "%s: %s bin %u of %u: got %" G_GUINT64_FORMAT ", want %"
+          G_GUINT64_FORMAT, what, names[slots[k]], i, bins,
+          g_value_get_uint64 (gst_value_array_get_value (h, i)), want[i]);
+    for (v = 0; v < levels; v++) {
+      if (c[v] && vmin == levels)
         vmin = v;
       if (c[v])
         vmax = v;
       sum += (gdouble) v * c[v];
-      lg += c[v] * log (0.001 + v / 255.0);
+      lg += c[v] * log (0.001 + v / (gdouble) (levels - 1));
     }
     mean = sum / rc->pixels;
-    for (v = 0; v < 256; v++)
+    for (v = 0; v < levels; v++)
       sq += c[v] * (v - mean) * (v - mean);
     fail_unless_equals_int (arr_uint (s, "min", k), vmin);
     fail_unless_equals_int (arr_uint (s, "max", k), vmax);
     fail_unless_equals_int (arr_uint (s, "median", k),
-        ref_percentile (c, rc->pixels, 50));
+        ref_percentile (c, levels, rc->pixels, 50));
     fail_unless_equals_int (arr_uint (s, "low", k),
-        ref_percentile (c, rc->pixels, lowp));
+        ref_percentile (c, levels, rc->pixels, lowp));
     fail_unless_equals_int (arr_uint (s, "high", k),
-        ref_percentile (c, rc->pixels, highp));
+        ref_percentile (c, levels, rc->pixels, highp));
     fail_unless (close_rel (arr_double (s, "mean", k), mean), "%s mean",
         what);
     fail_unless (close_rel (arr_double (s, "variance", k), sq / rc->pixels),
@@ -185,6 +213,7 @@ check_message (const GstStructure * s, const RefCounts * rc,
     fail_unless (close_rel (arr_double (s, "log-average", k),
             exp (lg / rc->pixels)), "%s log-average", what);
   }
+  g_free (want);
 }
 
 /* --- harness helpers ----------------------------------------------------- */
@@ -292,7 +321,7 @@ GST_START_TEST (test_counts_and_statistics)
         GstVideoInfo info = test_info (format, w, ht);
         TestFrame f = test_frame_new (&info, k % 2 ? CONTENT_STRUCTURED :
             CONTENT_RANDOM, k == 2, w + k);
-        RefCounts rc = { {{0}}, 0, FALSE };
+        RefCounts rc = REF_INIT;
         GstMessage *msg;
         g_object_set (hs.e, "bins", bins[k], NULL);
         gst_util_set_object_arg (G_OBJECT (hs.e), "channels", modes[k]);
@@ -304,6 +333,7 @@ GST_START_TEST (test_counts_and_statistics)
             bins[k], 5, 95, 1, launch);
         gst_message_unref (msg);
         gst_buffer_unref (f.buffer);
+        ref_clear (&rc);
       }
       g_object_set (hs.e, "bins", 256, NULL);
       gst_util_set_object_arg (G_OBJECT (hs.e), "channels", "all");
@@ -327,7 +357,7 @@ GST_START_TEST (test_constant_frame)
       Hist hs = hist_new (launch, formats[f], 1920, 1080);
       GstVideoInfo info = test_info (formats[f], 1920, 1080);
       TestFrame fr = test_frame_new (&info, CONTENT_RANDOM, FALSE, 1);
-      RefCounts rc = { {{0}}, 0, FALSE };
+      RefCounts rc = REF_INIT;
       GstMessage *msg;
       gst_buffer_memset (fr.buffer, 0, 16, gst_buffer_get_size (fr.buffer));
       push_passthrough (hs.h, &fr);
@@ -339,6 +369,7 @@ GST_START_TEST (test_constant_frame)
           1, launch);
       gst_message_unref (msg);
       gst_buffer_unref (fr.buffer);
+      ref_clear (&rc);
       hist_free (&hs);
       g_free (launch);
     }
@@ -354,7 +385,7 @@ GST_START_TEST (test_interval_and_eos)
       mem);
   Hist hs = hist_new (launch, "GRAY8", 40, 30);
   GstVideoInfo info = test_info ("GRAY8", 40, 30);
-  RefCounts rc = { {{0}}, 0, FALSE };
+  RefCounts rc = REF_INIT;
   GstMessage *msg;
   guint i, in_interval = 0, posted = 0;
 
@@ -385,7 +416,7 @@ GST_START_TEST (test_interval_and_eos)
               GST_SECOND, 30) - ts);
     }
     gst_message_unref (msg);
-    memset (&rc, 0, sizeof (rc));
+    ref_clear (&rc);
     in_interval = 0;
     posted++;
   }
@@ -397,6 +428,7 @@ GST_START_TEST (test_interval_and_eos)
   check_message (gst_message_get_structure (msg), &rc, "luma", 256, 1, 99, 1,
       "eos");
   gst_message_unref (msg);
+  ref_clear (&rc);
   hist_free (&hs);
   g_free (launch);
 }
@@ -437,7 +469,7 @@ check_random_and_structured (Hist * hs, const gchar * format, gint w,
   for (k = 0; k < 2; k++) {
     TestFrame fr = test_frame_new (&info, k ? CONTENT_STRUCTURED :
         CONTENT_RANDOM, padded, seed);
-    RefCounts rc = { {{0}}, 0, FALSE };
+    RefCounts rc = REF_INIT;
     GstMessage *msg;
     push_passthrough (hs->h, &fr);
     ref_count (&rc, fr.buffer, &fr.info, format);
@@ -447,6 +479,7 @@ check_random_and_structured (Hist * hs, const gchar * format, gint w,
         1, launch);
     gst_message_unref (msg);
     gst_buffer_unref (fr.buffer);
+    ref_clear (&rc);
   }
 }
 
@@ -551,7 +584,7 @@ GST_START_TEST (test_pinned_pool)
     for (k = 0; k < 2; k++) {
       TestFrame f = test_frame_new (&info, k ? CONTENT_STRUCTURED :
           CONTENT_RANDOM, FALSE, 11 + k);
-      RefCounts rc = { {{0}}, 0, FALSE };
+      RefCounts rc = REF_INIT;
       GstVideoFrame src, dst;
       GstBuffer *in = NULL;
       GstMessage *msg;
@@ -573,6 +606,7 @@ GST_START_TEST (test_pinned_pool)
           1, "pinned pool");
       gst_message_unref (msg);
       gst_buffer_unref (f.buffer);
+      ref_clear (&rc);
     }
     fail_unless (gst_buffer_pool_set_active (pool, FALSE));
     gst_object_unref (pool);
@@ -600,8 +634,11 @@ meta_structure (GstBuffer * buf)
  * writable) a copy carries the meta and the input stays without. */
 GST_START_TEST (test_attach_meta)
 {
-  static const gchar *formats[] = { "GRAY8", "RGBx", "NV12", "I420" };
+  static const gchar *formats[] = { "GRAY8", "RGBx", "NV12", "I420",
+    "P010_10LE", "RGBA64_LE"
+  };
   const gchar *format = formats[__i__];
+  const gboolean deep = test_deep_format (format) != NULL;
   guint m, s, k;
 
   /* the memory kinds, then device frames between clupload and cldownload
@@ -621,9 +658,11 @@ GST_START_TEST (test_attach_meta)
       g_free (caps);
       for (k = 0; k < 3; k++) {
         GstVideoInfo info = test_info (format, w, ht);
-        TestFrame f = test_frame_new (&info, k % 2 ? CONTENT_STRUCTURED :
-            CONTENT_RANDOM, k == 1, 7 * s + k);
-        RefCounts rc = { {{0}}, 0, FALSE };
+        /* 16-bit samples: the third frame with bits outside the values */
+        TestFrame f = test_frame_new (&info, k == 1 ? CONTENT_STRUCTURED :
+            k == 2 && deep ? CONTENT_DIRTY : CONTENT_RANDOM, k == 1,
+            7 * s + k);
+        RefCounts rc = REF_INIT;
         const GstStructure *ms;
         GstMessage *msg;
         GstBuffer *out, *in = f.buffer;
@@ -662,6 +701,7 @@ GST_START_TEST (test_attach_meta)
                 gst_message_get_structure (msg)), "meta and message differ");
         gst_message_unref (msg);
         gst_buffer_unref (out);
+        ref_clear (&rc);
       }
     }
     hist_free (&hs);
@@ -682,7 +722,7 @@ GST_START_TEST (test_attach_meta_interval)
     gchar *launch = g_strdup_printf ("clhistogram attach-meta=true "
         "interval=100000000 post-messages=%s", posts ? "true" : "false");
     Hist hs = hist_new (launch, "GRAY8", 40, 30);
-    RefCounts rc = { {{0}}, 0, FALSE };
+    RefCounts rc = REF_INIT;
     guint i, carried = 0;
 
     for (i = 0; i < 9; i++) {
@@ -709,7 +749,7 @@ GST_START_TEST (test_attach_meta_interval)
         if (msg)
           fail_unless (gst_structure_is_equal (ms,
                   gst_message_get_structure (msg)));
-        memset (&rc, 0, sizeof (rc));
+        ref_clear (&rc);
         carried++;
       }
       if (msg)
@@ -719,6 +759,267 @@ GST_START_TEST (test_attach_meta_interval)
     fail_unless_equals_int (carried, 3);
     hist_free (&hs);
     g_free (launch);
+  }
+}
+
+GST_END_TEST;
+
+/* --- formats of more than 8 bits ------------------------------------------ */
+
+/* Sets @w x @ht caps of @format, the bins and the channels, pushes a
+ * frame of @content and checks its message against the reference. */
+static void
+check_frame (Hist * hs, const gchar * format, gint w, gint ht,
+    gboolean padded, TestContent content, guint seed, const gchar * channels,
+    guint bins, gdouble lowp, gdouble highp, const gchar * what)
+{
+  GstVideoInfo info = test_info (format, w, ht);
+  gchar *caps = test_caps_string (format, w, ht);
+  TestFrame f;
+  RefCounts rc = REF_INIT;
+  GstMessage *msg;
+  gchar *desc = g_strdup_printf ("%s: %s %dx%d%s content %d bins %u "
+      "channels=%s", what, format, w, ht, padded ? " padded" : "", content,
+      bins, channels);
+
+  gst_harness_set_src_caps_str (hs->h, caps);
+  gst_harness_set_sink_caps_str (hs->h, caps);
+  g_free (caps);
+  g_object_set (hs->e, "bins", bins, NULL);
+  gst_util_set_object_arg (G_OBJECT (hs->e), "channels", channels);
+  f = test_frame_new (&info, content, padded, seed);
+  push_passthrough (hs->h, &f);
+  ref_count (&rc, f.buffer, &f.info, format);
+  msg = pop_histogram (hs);
+  fail_unless (msg != NULL, "%s: no message", desc);
+  check_message (gst_message_get_structure (msg), &rc, channels, bins, lowp,
+      highp, 1, desc);
+  gst_message_unref (msg);
+  gst_buffer_unref (f.buffer);
+  ref_clear (&rc);
+  g_free (desc);
+}
+
+/* Sizes, strides, contents and bins for every format of more than 8 bits:
+ * full range and dirty bits (bits outside the values, which must not
+ * count), bins of 1, a non-power of two and more bins than levels. */
+static const struct
+{
+  gint w, h;
+  gboolean padded;
+  TestContent content;
+  guint bins;
+} deep_cases[] = {
+  {1, 1, FALSE, CONTENT_RANDOM, 1},
+  {1, 1, TRUE, CONTENT_DIRTY, 4096},
+  {17, 5, FALSE, CONTENT_DIRTY, 1024},
+  {17, 5, TRUE, CONTENT_STRUCTURED, 4096},
+  {35, 9, FALSE, CONTENT_STRUCTURED, 1000},
+  {35, 9, TRUE, CONTENT_DIRTY, 1},
+  {35, 9, TRUE, CONTENT_RANDOM, 256},
+  {1920, 1080, TRUE, CONTENT_DIRTY, 4096},
+};
+
+/* Every format of more than 8 bits in both memory kinds: counts of every
+ * level and the statistics in D-bit levels, exact; depth = D. */
+GST_START_TEST (test_deep_counts)
+{
+  const gchar *format = deep_formats[__i__].name;
+  guint m, c;
+
+  for (m = 0; memory_kinds[m]; m++) {
+    gchar *launch = g_strdup_printf ("clhistogram memory=%s "
+        "low-percentile=5 high-percentile=95", memory_kinds[m]);
+    Hist hs = hist_new (launch, format, 1, 1);
+    for (c = 0; c < G_N_ELEMENTS (deep_cases); c++)
+      check_frame (&hs, format, deep_cases[c].w, deep_cases[c].h,
+          deep_cases[c].padded, deep_cases[c].content, 100 * __i__ + c,
+          "all", deep_cases[c].bins, 5, 95, launch);
+    /* the other channel modes, and a full-range 1080p frame */
+    check_frame (&hs, format, 35, 9, TRUE, CONTENT_DIRTY, 7, "luma", 4096,
+        5, 95, launch);
+    check_frame (&hs, format, 35, 9, FALSE, CONTENT_RANDOM, 8, "rgb", 64,
+        5, 95, launch);
+    if (m == 0)
+      check_frame (&hs, format, 1920, 1080, FALSE, CONTENT_STRUCTURED, 9,
+          "all", 1024, 5, 95, launch);
+    hist_free (&hs);
+    g_free (launch);
+  }
+}
+
+GST_END_TEST;
+
+/* Frames of one stored word: every sample the same value (runs of equal
+ * samples are one addition in the kernels), with the bits outside the
+ * value set or clear; an 8K frame of 16-bit maxima, whose sum of levels
+ * (2^41) needs 64-bit sums. */
+GST_START_TEST (test_deep_constant)
+{
+  static const gchar *formats[] = { "GRAY16_LE", "P010_10LE", "RGBA64_LE" };
+  static const guint8 bytes[] = { 0xff, 0x00, 0x5a };
+  guint f, m, b;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++)
+    for (m = 0; memory_kinds[m]; m++) {
+      gchar *launch = g_strdup_printf ("clhistogram memory=%s channels=all",
+          memory_kinds[m]);
+      Hist hs = hist_new (launch, formats[f], 1920, 1080);
+      GstVideoInfo info = test_info (formats[f], 1920, 1080);
+      for (b = 0; b < G_N_ELEMENTS (bytes); b++) {
+        TestFrame fr = test_frame_new (&info, CONTENT_RANDOM, FALSE, 1);
+        RefCounts rc = REF_INIT;
+        GstMessage *msg;
+        gst_buffer_memset (fr.buffer, 0, bytes[b],
+            gst_buffer_get_size (fr.buffer));
+        push_passthrough (hs.h, &fr);
+        ref_count (&rc, fr.buffer, &fr.info, formats[f]);
+        fail_unless (rc.c[0][rc.depth == 10 ? (bytes[b] * 0x101 >> 6) &
+                0x3ff : bytes[b] * 0x101] == rc.pixels);
+        msg = pop_histogram (&hs);
+        fail_unless (msg != NULL);
+        check_message (gst_message_get_structure (msg), &rc, "all", 256, 1,
+            99, 1, launch);
+        gst_message_unref (msg);
+        gst_buffer_unref (fr.buffer);
+        ref_clear (&rc);
+      }
+      hist_free (&hs);
+      g_free (launch);
+    }
+
+  {
+    Hist hs = hist_new ("clhistogram bins=4096", "GRAY16_LE", 7680, 4320);
+    GstVideoInfo info = test_info ("GRAY16_LE", 7680, 4320);
+    TestFrame fr = test_frame_new (&info, CONTENT_RANDOM, FALSE, 2);
+    RefCounts rc = REF_INIT;
+    GstMessage *msg;
+    gdouble mean = 0;
+    gst_buffer_memset (fr.buffer, 0, 0xff, gst_buffer_get_size (fr.buffer));
+    push_passthrough (hs.h, &fr);
+    ref_count (&rc, fr.buffer, &fr.info, "GRAY16_LE");
+    msg = pop_histogram (&hs);
+    fail_unless (msg != NULL);
+    check_message (gst_message_get_structure (msg), &rc, "luma", 4096, 1, 99,
+        1, "8K");
+    mean = arr_double (gst_message_get_structure (msg), "mean", 0);
+    fail_unless (mean == 65535.0, "mean %f", mean);
+    gst_message_unref (msg);
+    gst_buffer_unref (fr.buffer);
+    ref_clear (&rc);
+    hist_free (&hs);
+  }
+}
+
+GST_END_TEST;
+
+/* Kernel shapes and tuning values on formats of more than 8 bits: the
+ * same counts whatever the decomposition (strips: more rectangles than
+ * tables, taken in turn; tiles: local tables for 2^10 and 2^12 levels,
+ * global totals for 2^16). */
+GST_START_TEST (test_deep_tuning)
+{
+  static const gchar *tunings[] = {
+    "kernel-shape=strips", "kernel-shape=tiles",
+    "kernel-shape=strips rows-per-item=3 pixels-per-item=37",
+    "kernel-shape=strips rows-per-item=1 pixels-per-item=5",
+    "kernel-shape=tiles work-group-size=16",
+    "kernel-shape=tiles work-group-size=1",
+  };
+  static const gchar *formats[] = { "P010_10LE", "I420_12LE", "GRAY16_LE",
+    "RGBA64_LE"
+  };
+  static const gchar *modes[] = { "all", "rgb", "luma" };
+  guint t, f;
+  gboolean copies = __i__ == 1;
+
+  if (copies)
+    g_setenv ("GST_CL_ZERO_COPY", "0", TRUE);
+  for (t = 0; t < G_N_ELEMENTS (tunings); t++)
+    for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+      gchar *launch = g_strdup_printf ("clhistogram %s", tunings[t]);
+      Hist hs = hist_new (launch, formats[f], 83, 29);
+      const gchar *mode = modes[(t + f) % 3];
+      check_frame (&hs, formats[f], 83, 29, TRUE, CONTENT_RANDOM, t, mode,
+          1024, 1, 99, launch);
+      check_frame (&hs, formats[f], 83, 29, FALSE, CONTENT_STRUCTURED, t,
+          mode, 4096, 1, 99, launch);
+      /* rows of whole 16-byte vectors, with a tail */
+      check_frame (&hs, formats[f], 206, 9, FALSE, CONTENT_DIRTY, 50 + t,
+          mode, 1000, 1, 99, launch);
+      hist_free (&hs);
+      g_free (launch);
+    }
+  g_unsetenv ("GST_CL_ZERO_COPY");
+}
+
+GST_END_TEST;
+
+/* interval: frames of 16-bit samples add up (64-bit counts of every
+ * level); new caps of another depth post the interval so far in its
+ * depth and start one in the new depth. */
+GST_START_TEST (test_deep_interval)
+{
+  static const gchar *formats[] = { "GRAY8", "I420_10LE", "RGBA64_LE" };
+  Hist hs = hist_new ("clhistogram channels=all interval=1000000000 "
+      "bins=1024", formats[0], 45, 21);
+  guint f, i, n = 0;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    GstVideoInfo info = test_info (formats[f], 45, 21);
+    gchar *caps = test_caps_string (formats[f], 45, 21);
+    RefCounts rc = REF_INIT;
+    GstMessage *msg;
+
+    gst_harness_set_src_caps_str (hs.h, caps);
+    gst_harness_set_sink_caps_str (hs.h, caps);
+    g_free (caps);
+    for (i = 0; i < 3; i++, n++) {
+      TestFrame fr = test_frame_new (&info, i == 1 ? CONTENT_STRUCTURED :
+          test_deep_format (formats[f]) ? CONTENT_DIRTY : CONTENT_RANDOM,
+          i == 2, 60 + n);
+      GST_BUFFER_PTS (fr.buffer) = gst_util_uint64_scale (n, GST_SECOND, 30);
+      GST_BUFFER_DURATION (fr.buffer) = GST_SECOND / 30;
+      push_passthrough (hs.h, &fr);
+      ref_count (&rc, fr.buffer, &fr.info, formats[f]);
+      gst_buffer_unref (fr.buffer);
+    }
+    /* the interval is posted by the next caps, the last one on EOS */
+    if (f + 1 < G_N_ELEMENTS (formats)) {
+      fail_unless (pop_histogram (&hs) == NULL);
+      caps = test_caps_string (formats[f + 1], 45, 21);
+      gst_harness_set_sink_caps_str (hs.h, caps);
+      gst_harness_set_src_caps_str (hs.h, caps);
+      g_free (caps);
+    } else {
+      fail_unless (gst_harness_push_event (hs.h, gst_event_new_eos ()));
+    }
+    msg = pop_histogram (&hs);
+    fail_unless (msg != NULL, "%s: no message", formats[f]);
+    check_message (gst_message_get_structure (msg), &rc, "all", 1024, 1, 99,
+        3, formats[f]);
+    gst_message_unref (msg);
+    ref_clear (&rc);
+  }
+  hist_free (&hs);
+}
+
+GST_END_TEST;
+
+/* bins beyond the levels of 8-bit formats: floor (v * bins / 256) = i
+ * leaves bins empty */
+GST_START_TEST (test_bins_beyond_levels)
+{
+  static const gchar *formats[] = { "GRAY8", "BGRx" };
+  guint f;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    Hist hs = hist_new ("clhistogram", formats[f], 64, 9);
+    check_frame (&hs, formats[f], 64, 9, TRUE, CONTENT_RANDOM, f, "all",
+        1000, 1, 99, "8-bit");
+    check_frame (&hs, formats[f], 64, 9, FALSE, CONTENT_STRUCTURED, f, "all",
+        4096, 1, 99, "8-bit");
+    hist_free (&hs);
   }
 }
 
@@ -741,8 +1042,14 @@ clhistogram_suite (void)
   tcase_add_loop_test (tc, test_tuning, 0, 2);
   tcase_add_test (tc, test_missing_channels_warning);
   tcase_add_test (tc, test_pinned_pool);
-  tcase_add_loop_test (tc, test_attach_meta, 0, 4);
+  tcase_add_loop_test (tc, test_attach_meta, 0, 6);
   tcase_add_test (tc, test_attach_meta_interval);
+  tcase_add_loop_test (tc, test_deep_counts, 0, G_N_ELEMENTS (deep_formats)
+      - 1);
+  tcase_add_test (tc, test_deep_constant);
+  tcase_add_loop_test (tc, test_deep_tuning, 0, 2);
+  tcase_add_test (tc, test_deep_interval);
+  tcase_add_test (tc, test_bins_beyond_levels);
   return s;
 }
 
