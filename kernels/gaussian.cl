@@ -634,9 +634,15 @@ g_texel (read_only image2d_t im, int px, int comp, int step, int width,
   return read_imageui (im, GST_CL_SAMPLER, pos);
 }
 
+/* Images of 8-bit and 16-bit channels: read_imageui gives the stored
+ * sample, so the value's bits are selected with wmask (the value's bits in
+ * place: 0xff for 8 bits, (2^D - 1) << shift for D bits) and the binomial
+ * runs on the masked samples, whose rounding constant is 8 << shift: as
+ * (sum + 8) >> 4 on the values, moved up by shift (see g16_3_round). */
 __kernel void
 gaussian3_image (read_only image2d_t src, write_only image2d_t dst,
-    int width, int height, int step, int alpha, int chunk, int rows)
+    int width, int height, int step, int alpha, int chunk, int rows,
+    int shift, uint wmask)
 {
   int x0, x1, y0, y1;
   if (!gst_cl_work_rect (width * step, height, chunk, rows, &x0, &x1, &y0, &y1))
@@ -645,15 +651,15 @@ gaussian3_image (read_only image2d_t src, write_only image2d_t dst,
     for (int x = x0; x < x1; x++) {
       const int px = x / step, c = x - px * step;
       const uint4 m = g_texel (src, px, c, step, width, y, height);
-      const uint4 v0 = g_texel (src, px - 1, c, step, width, y - 1, height) +
-          2 * g_texel (src, px, c, step, width, y - 1, height) +
-          g_texel (src, px + 1, c, step, width, y - 1, height);
-      const uint4 v1 = g_texel (src, px - 1, c, step, width, y, height) + 2 * m +
-          g_texel (src, px + 1, c, step, width, y, height);
-      const uint4 v2 = g_texel (src, px - 1, c, step, width, y + 1, height) +
-          2 * g_texel (src, px, c, step, width, y + 1, height) +
-          g_texel (src, px + 1, c, step, width, y + 1, height);
-      const uint4 res = (v0 + 2 * v1 + v2 + 8) >> 4;
+      const uint4 v0 = (g_texel (src, px - 1, c, step, width, y - 1, height) & wmask) +
+          2 * (g_texel (src, px, c, step, width, y - 1, height) & wmask) +
+          (g_texel (src, px + 1, c, step, width, y - 1, height) & wmask);
+      const uint4 v1 = (g_texel (src, px - 1, c, step, width, y, height) & wmask) +
+          2 * (m & wmask) + (g_texel (src, px + 1, c, step, width, y, height) & wmask);
+      const uint4 v2 = (g_texel (src, px - 1, c, step, width, y + 1, height) & wmask) +
+          2 * (g_texel (src, px, c, step, width, y + 1, height) & wmask) +
+          (g_texel (src, px + 1, c, step, width, y + 1, height) & wmask);
+      const uint4 res = ((v0 + 2 * v1 + v2 + (8u << shift)) >> 4) & wmask;
       write_imageui (dst, (int2) (x, y), keep_component (res, m, alpha));
     }
   }
@@ -698,6 +704,665 @@ gaussian_image_hpass (__global const ushort4 * tmp, read_only image2d_t src,
         acc += (convert_uint4 (t[max (px - i, 0) * step + c]) +
             convert_uint4 (t[min (px + i, width - 1) * step + c])) * wt[i];
       uint4 res = (acc + 32768) >> 16;
+      if (alpha >= 0)
+        res = keep_component (res, read_imageui (src, GST_CL_SAMPLER,
+                (int2) (x, y)), alpha);
+      write_imageui (dst, (int2) (x, y), res);
+    }
+  }
+}
+
+/* ====================================================================== */
+/* More than 8 bits per sample                                            */
+/*                                                                        */
+/* Rows of 16-bit little-endian samples (units are samples, strides are   */
+/* bytes, always even). A sample holds its value v of D bits at bit       */
+/* `shift`; `wmask` = (2^D - 1) << shift selects those bits. The kernels  */
+/* compute on the masked samples (v << shift), which are exact in 32-bit  */
+/* integers and in floats, and saves a shift per load: bits outside the   */
+/* value are ignored on input, and written as zero.                       */
+/*                                                                        */
+/* - 3x3 binomial: exact, ((sum + (8 << shift)) >> 4) & wmask, which is   */
+/*   ((sum_v + 8) >> 4) << shift (the bits the shift brings below the     */
+/*   value are masked off).                                               */
+/* - other kernels: float weights (OpenCV's double kernel rounded to      */
+/*   float; Q8 weights, as the 8-bit kernels use, are up to hundreds of   */
+/*   levels off on 16-bit samples), a vertical pass then a horizontal     */
+/*   pass, every step an explicit fma or a plain product or sum (never    */
+/*   left to contraction), in the same order in every kernel: CPU strips, */
+/*   GPU tiles, the two-pass fallback and images give identical output.   */
+/*   The result rounds half up: floor (acc * 2^-shift + 0.5), at most    */
+/*   2^D - 1, moved back up by shift.                                     */
+
+#ifdef GST_CL_CPU
+typedef float8 __attribute__ ((aligned (4))) gst_cl_float8_u;
+#define LOAD_F8_L(p) (*(const __local gst_cl_float8_u *) (p))
+#define STORE_F8_L(p, v) (*(__local gst_cl_float8_u *) (p) = (v))
+#else
+#define LOAD_F8_L(p) vload8 (0, (p))
+#define STORE_F8_L(p, v) vstore8 ((v), 0, (p))
+#endif
+
+/* all ones in the lanes of 8 samples (starting on a pixel boundary) that
+ * hold the sample kept unchanged; all zero when alpha < 0 */
+inline ushort8
+g16_alpha_mask8 (int alpha, int step)
+{
+  const ushort8 iota = (ushort8) (0, 1, 2, 3, 4, 5, 6, 7);
+  if (alpha < 0)
+    return (ushort8) (0);
+  return as_ushort8 (iota % (ushort8) (step) == (ushort8) (alpha));
+}
+
+/* 8 masked samples at p, as 32-bit lanes */
+inline int8
+g16_load8 (const __global ushort * p, ushort8 m)
+{
+  return convert_int8 (LOAD_US8 (p) & m);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 3x3 binomial on 16-bit buffers                                          */
+
+inline ushort8
+g16_3_round (int8 sum, int rnd, int wmask)
+{
+  return convert_ushort8 (((sum + (int8) (rnd)) >> 4) & (int8) (wmask));
+}
+
+/* one sample, scalar: borders and narrow rows */
+inline ushort
+g16_3_sample (const __global ushort * a, const __global ushort * b,
+    const __global ushort * c, int x, int step, int units, uint m, uint rnd)
+{
+  const int l = x >= step ? x - step : x;
+  const int r = x + step < units ? x + step : x;
+  const uint s = (a[l] & m) + 2 * (a[x] & m) + (a[r] & m) +
+      2 * ((b[l] & m) + 2 * (b[x] & m) + (b[r] & m)) +
+      (c[l] & m) + 2 * (c[x] & m) + (c[r] & m);
+  return (ushort) (((s + rnd) >> 4) & m);
+}
+
+inline void
+g16_3_scalar (const __global ushort * a, const __global ushort * b,
+    const __global ushort * c, __global ushort * o, int x, int end, int step,
+    int alpha, int units, uint m, uint rnd)
+{
+  int comp = x % step;
+  for (; x < end; x++) {
+    o[x] = comp == alpha ? b[x] : g16_3_sample (a, b, c, x, step, units, m,
+        rnd);
+    if (++comp == step)
+      comp = 0;
+  }
+}
+
+/* the vertical sums a + 2b + c of the 8 samples at x */
+inline int8
+g16_3_column (const __global ushort * a, const __global ushort * b,
+    const __global ushort * c, int x, ushort8 m)
+{
+  return g16_load8 (a + x, m) + (g16_load8 (b + x, m) << 1) +
+      g16_load8 (c + x, m);
+}
+
+/* 8 outputs at x from nine loads (neighbours inside the row) */
+inline void
+g16_3_vector (const __global ushort * a, const __global ushort * b,
+    const __global ushort * c, __global ushort * o, int x, int step,
+    ushort8 m, int rnd, ushort8 amask)
+{
+  const int8 sum = g16_3_column (a, b, c, x - step, m) +
+      (g16_3_column (a, b, c, x, m) << 1) +
+      g16_3_column (a, b, c, x + step, m);
+  STORE_US8 (o + x, bitselect (g16_3_round (sum, rnd, m.s0), LOAD_US8 (b + x),
+          amask));
+}
+
+#ifdef GST_CL_HAVE_SHIFTS
+/* CPUs: as g3_run_shifted, on blocks of 8 samples in 32-bit lanes (one
+ * AVX2 register, the work per byte of the 8-bit path's 16 lanes of 16
+ * bits): each block's vertical sums once, the neighbours `s` samples away
+ * by lane shifts across two blocks, so 8 outputs cost 3 loads instead of
+ * 9. Blocks go [x, x + 8) while x < end and the block after lies in the
+ * row; the first needs the block before: x >= 8. */
+#define G16_RIGHT_BY(p, c, s) __builtin_shufflevector (p, c, 8 - s, 9 - s, \
+    10 - s, 11 - s, 12 - s, 13 - s, 14 - s, 15 - s)
+#define G16_LEFT_BY(c, n, s) __builtin_shufflevector (c, n, s, 1 + s, 2 + s, \
+    3 + s, 4 + s, 5 + s, 6 + s, 7 + s)
+
+/* keep: pixels have a kept sample (only RGBA64_LE: s = 4) */
+#define G16_3_RUN(s, keep)                                              \
+  for (; x < end && x + 16 <= units; x += 8) {                          \
+    const int8 next = g16_3_column (a, b, c, x + 8, m);                 \
+    const int8 sum = G16_RIGHT_BY (prev, cur, s) + (cur << 1) +         \
+        G16_LEFT_BY (cur, next, s);                                     \
+    ushort8 res = g16_3_round (sum, rnd, m.s0);                         \
+    if (keep)                                                           \
+      res = bitselect (res, LOAD_US8 (b + x), amask);                   \
+    STORE_US8 (o + x, res);                                             \
+    prev = cur;                                                         \
+    cur = next;                                                         \
+  }
+
+inline int
+g16_3_run_shifted (const __global ushort * a, const __global ushort * b,
+    const __global ushort * c, __global ushort * o, int x, int end,
+    int units, int step, int alpha, ushort8 m, int rnd, ushort8 amask)
+{
+  for (; x < end && x < 8; x += 8)
+    g16_3_vector (a, b, c, o, x, step, m, rnd, amask);
+  if (x < 8 || x >= end || x + 16 > units)
+    return x;
+  int8 prev = g16_3_column (a, b, c, x - 8, m);
+  int8 cur = g16_3_column (a, b, c, x, m);
+  if (step == 1) {
+    G16_3_RUN (1, 0);
+  } else if (step == 4 && alpha >= 0) {
+    G16_3_RUN (4, 1);
+  } else if (step == 4) {
+    G16_3_RUN (4, 0);
+  }
+  return x;
+}
+#endif
+
+#ifndef GST_CL_CPU
+/* GPUs: a work-item walks down its rows over 8 samples at x, keeping the
+ * horizontal sums l + 2c + r of three rows: 3 loads per row instead of 9 */
+inline int8
+g16_3_hsum (const __global ushort * row, int x, int step, ushort8 m)
+{
+  return g16_load8 (row + x - step, m) + (g16_load8 (row + x, m) << 1) +
+      g16_load8 (row + x + step, m);
+}
+
+inline void
+g16_3_walk (const __global ushort * src, int ss, __global ushort * dst,
+    int ds, int height, int step, int x, int y0, int y1, ushort8 m, int rnd,
+    ushort8 amask)
+{
+  int8 h0 = g16_3_hsum (src + (size_t) max (y0 - 1, 0) * ss, x, step, m);
+  int8 h1 = g16_3_hsum (src + (size_t) y0 * ss, x, step, m);
+  for (int y = y0; y < y1; y++) {
+    const int8 h2 = g16_3_hsum (src + (size_t) min (y + 1, height - 1) * ss,
+        x, step, m);
+    const ushort8 res = g16_3_round (h0 + (h1 << 1) + h2, rnd, m.s0);
+    STORE_US8 (dst + (size_t) y * ds + x, bitselect (res,
+            LOAD_US8 (src + (size_t) y * ss + x), amask));
+    h0 = h1;
+    h1 = h2;
+  }
+}
+#endif
+
+__kernel void
+gaussian3_buffer16 (__global const ushort * src, int src_stride,
+    __global ushort * dst, int dst_stride, int units, int height, int step,
+    int alpha, int chunk, int rows, int shift, uint wmask)
+{
+  int x0, x1, y0, y1, x, y;
+  if (!gst_cl_work_rect (units, height, chunk, rows, &x0, &x1, &y0, &y1))
+    return;
+  const int ss = src_stride >> 1, ds = dst_stride >> 1;
+  const ushort8 m = (ushort8) ((ushort) wmask);
+  const int rnd = 8 << shift;
+  const ushort8 amask = g16_alpha_mask8 (alpha, step);
+  /* vectors of 8 starting in [vlo, vhi] have their neighbours in the row;
+   * the last may overlap the one before. Where there is a kept sample,
+   * units and x1 are multiples of the pixel, so vectors start on pixels. */
+  const int vlo = max (x0, step);
+  const int vhi = min (x1, units - step) - 8;
+
+#ifndef GST_CL_CPU
+  if (vhi >= vlo) {
+    for (x = vlo;; x += 8) {
+      const int xv = min (x, vhi);
+      g16_3_walk (src, ss, dst, ds, height, step, xv, y0, y1, m, rnd, amask);
+      if (xv == vhi)
+        break;
+    }
+    for (y = y0; y < y1 && (x0 < vlo || vhi + 8 < x1); y++) {
+      const __global ushort *a = src + (size_t) max (y - 1, 0) * ss;
+      const __global ushort *b = src + (size_t) y * ss;
+      const __global ushort *c = src + (size_t) min (y + 1, height - 1) * ss;
+      __global ushort *o = dst + (size_t) y * ds;
+      g16_3_scalar (a, b, c, o, x0, vlo, step, alpha, units, wmask, rnd);
+      g16_3_scalar (a, b, c, o, vhi + 8, x1, step, alpha, units, wmask, rnd);
+    }
+    return;
+  }
+#endif
+
+  for (y = y0; y < y1; y++) {
+    const __global ushort *a = src + (size_t) max (y - 1, 0) * ss;
+    const __global ushort *b = src + (size_t) y * ss;
+    const __global ushort *c = src + (size_t) min (y + 1, height - 1) * ss;
+    __global ushort *o = dst + (size_t) y * ds;
+
+    if (vhi < vlo) {            /* narrow: no room for a vector */
+      g16_3_scalar (a, b, c, o, x0, x1, step, alpha, units, wmask, rnd);
+      continue;
+    }
+    g16_3_scalar (a, b, c, o, x0, vlo, step, alpha, units, wmask, rnd);
+    x = vlo;
+#ifdef GST_CL_HAVE_SHIFTS
+    x = g16_3_run_shifted (a, b, c, o, x, vhi, units, step, alpha, m, rnd,
+        amask);
+#endif
+    for (; x < vhi; x += 8)
+      g16_3_vector (a, b, c, o, x, step, m, rnd, amask);
+    g16_3_vector (a, b, c, o, vhi, step, m, rnd, amask);
+    g16_3_scalar (a, b, c, o, vhi + 8, x1, step, alpha, units, wmask, rnd);
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Any radius on 16-bit buffers. The arithmetic, in every kernel below:   */
+/*   vertical:   t = v[y] * w0, then t = fma (v[y-j] + v[y+j], wj, t)     */
+/*               (the sum of two masked samples exact in int, then float) */
+/*   horizontal: a = t[x] * w0, then a = fma (t[x-i] + t[x+i], wi, a)     */
+/*   result:     min ((int) (a * 2^-shift + 0.5), 2^D - 1) << shift       */
+
+inline float
+g16_scale (int shift)
+{
+  return 1.0f / (float) (1 << shift);
+}
+
+inline ushort
+g16_result (float acc, float scale, int maxv, int shift)
+{
+  return (ushort) (min (convert_int (acc * scale + 0.5f), maxv) << shift);
+}
+
+inline ushort8
+g16_result8 (float8 acc, float scale, int maxv, int shift)
+{
+  return convert_ushort8 (min (convert_int8 (acc * (float8) (scale) +
+              (float8) (0.5f)), (int8) (maxv)) << (int8) (shift));
+}
+
+/* CPU shape: as gaussian_buffer_fused, per row the vertical sums of the
+ * work-item's columns (plus radius pixels each side) in a float row of
+ * local memory, then the horizontal pass from it. */
+
+/* vertical sums of 8 columns at x into t */
+inline void
+g16_vsum8 (const __global ushort * src, const int *off, int radius,
+    const float *wf, int x, ushort8 m, __local float * t)
+{
+  float8 acc = convert_float8 (LOAD_US8 (src + off[radius] + x) & m) *
+      (float8) (wf[0]);
+  for (int j = 1; j <= radius; j++)
+    acc = fma (convert_float8 (g16_load8 (src + off[radius - j] + x, m) +
+            g16_load8 (src + off[radius + j] + x, m)), (float8) (wf[j]), acc);
+  STORE_F8_L (t, acc);
+}
+
+/* the same for 32 columns: the row offsets and weights serve four vectors */
+inline void
+g16_vsum32 (const __global ushort * src, const int *off, int radius,
+    const float *wf, int x, ushort8 m, __local float * t)
+{
+  const __global ushort *c = src + off[radius] + x;
+  const float8 w0 = (float8) (wf[0]);
+  float8 acc0 = convert_float8 (LOAD_US8 (c) & m) * w0;
+  float8 acc1 = convert_float8 (LOAD_US8 (c + 8) & m) * w0;
+  float8 acc2 = convert_float8 (LOAD_US8 (c + 16) & m) * w0;
+  float8 acc3 = convert_float8 (LOAD_US8 (c + 24) & m) * w0;
+  for (int j = 1; j <= radius; j++) {
+    const __global ushort *u = src + off[radius - j] + x;
+    const __global ushort *d = src + off[radius + j] + x;
+    const float8 w = (float8) (wf[j]);
+    acc0 = fma (convert_float8 (g16_load8 (u, m) + g16_load8 (d, m)), w, acc0);
+    acc1 = fma (convert_float8 (g16_load8 (u + 8, m) + g16_load8 (d + 8, m)),
+        w, acc1);
+    acc2 = fma (convert_float8 (g16_load8 (u + 16, m) + g16_load8 (d + 16,
+                m)), w, acc2);
+    acc3 = fma (convert_float8 (g16_load8 (u + 24, m) + g16_load8 (d + 24,
+                m)), w, acc3);
+  }
+  STORE_F8_L (t, acc0);
+  STORE_F8_L (t + 8, acc1);
+  STORE_F8_L (t + 16, acc2);
+  STORE_F8_L (t + 24, acc3);
+}
+
+/* horizontal pass of 8 samples at x from the vertical sums tc[] */
+inline void
+g16_hsum8 (const __local float * tc, const __global ushort * mid,
+    __global ushort * o, int radius, int step, const float *wf, int x,
+    float scale, int maxv, int shift, int keep, ushort8 amask)
+{
+  float8 acc = LOAD_F8_L (tc + x) * (float8) (wf[0]);
+  for (int i = 1; i <= radius; i++)
+    acc = fma (LOAD_F8_L (tc + x - i * step) + LOAD_F8_L (tc + x + i * step),
+        (float8) (wf[i]), acc);
+  ushort8 res = g16_result8 (acc, scale, maxv, shift);
+  if (keep)
+    res = bitselect (res, LOAD_US8 (mid + x), amask);
+  STORE_US8 (o + x, res);
+}
+
+/* the same for 16 samples */
+inline void
+g16_hsum16 (const __local float * tc, const __global ushort * mid,
+    __global ushort * o, int radius, int step, const float *wf, int x,
+    float scale, int maxv, int shift, int keep, ushort8 amask)
+{
+  const float8 w0 = (float8) (wf[0]);
+  float8 acc0 = LOAD_F8_L (tc + x) * w0;
+  float8 acc1 = LOAD_F8_L (tc + x + 8) * w0;
+  for (int i = 1; i <= radius; i++) {
+    const __local float *l = tc + x - i * step, *r = tc + x + i * step;
+    const float8 w = (float8) (wf[i]);
+    acc0 = fma (LOAD_F8_L (l) + LOAD_F8_L (r), w, acc0);
+    acc1 = fma (LOAD_F8_L (l + 8) + LOAD_F8_L (r + 8), w, acc1);
+  }
+  ushort8 res0 = g16_result8 (acc0, scale, maxv, shift);
+  ushort8 res1 = g16_result8 (acc1, scale, maxv, shift);
+  if (keep) {
+    res0 = bitselect (res0, LOAD_US8 (mid + x), amask);
+    res1 = bitselect (res1, LOAD_US8 (mid + x + 8), amask);
+  }
+  STORE_US8 (o + x, res0);
+  STORE_US8 (o + x + 8, res1);
+}
+
+__kernel void
+gaussian16_buffer_fused (__global const ushort * src, int src_stride,
+    __global ushort * dst, int dst_stride, int units, int height, int step,
+    int alpha, int chunk, int rows, __constant float * wt, int radius,
+    int shift, uint wmask, __local float * scratch)
+{
+  int x0, x1, y0, y1;
+  if (!gst_cl_work_rect (units, height, chunk, rows, &x0, &x1, &y0, &y1))
+    return;
+  const int ss = src_stride >> 1, ds = dst_stride >> 1;
+  const int pad = radius * step;
+  /* t[i] holds the vertical sum of column x0 - pad + i */
+  __local float *t = scratch + get_local_id (0) * (size_t) (chunk + 2 * pad);
+  const int t0 = x0 - pad;
+  const int c_lo = max (t0, 0);
+  const int c_hi = min (x1 + pad, units);
+  const __local float *tc = t + pad - x0;       /* tc[x]: column x */
+  const ushort8 m = (ushort8) ((ushort) wmask);
+  const ushort8 amask = g16_alpha_mask8 (alpha, step);
+  const float scale = g16_scale (shift);
+  const int maxv = wmask >> shift;
+  int off[129];
+  float wf[65];
+
+  for (int i = 0; i <= radius; i++)
+    wf[i] = wt[i];
+
+  for (int y = y0; y < y1; y++) {
+    const __global ushort *mid = src + (size_t) y * ss;
+    __global ushort *o = dst + (size_t) y * ds;
+    int x;
+
+    for (int j = -radius; j <= radius; j++)
+      off[j + radius] = clamp (y + j, 0, height - 1) * ss;
+
+    /* vertical pass over the columns inside the plane; the last vector may
+     * overlap the one before */
+    if (c_hi - c_lo >= 8) {
+      for (x = c_lo; x < c_hi - 32; x += 32)
+        g16_vsum32 (src, off, radius, wf, x, m, t + (x - t0));
+      for (; x < c_hi - 8; x += 8)
+        g16_vsum8 (src, off, radius, wf, x, m, t + (x - t0));
+      g16_vsum8 (src, off, radius, wf, c_hi - 8, m, t + (c_hi - 8 - t0));
+    } else {
+      for (x = c_lo; x < c_hi; x++) {
+        float acc = (float) (mid[x] & wmask) * wf[0];
+        for (int j = 1; j <= radius; j++)
+          acc = fma ((float) ((int) (src[off[radius - j] + x] & wmask) +
+                  (int) (src[off[radius + j] + x] & wmask)), wf[j], acc);
+        t[x - t0] = acc;
+      }
+    }
+    /* replicate the edge pixels' sums into the columns outside the plane */
+    for (x = t0; x < 0; x++)
+      t[x - t0] = t[(x % step + step) % step - t0];
+    for (x = units; x < x1 + pad; x++)
+      t[x - t0] = t[units - step + x % step - t0];
+
+    /* horizontal pass */
+    if (x1 - x0 >= 8) {
+      if (alpha >= 0) {
+        for (x = x0; x < x1 - 16; x += 16)
+          g16_hsum16 (tc, mid, o, radius, step, wf, x, scale, maxv, shift, 1,
+              amask);
+        for (; x < x1 - 8; x += 8)
+          g16_hsum8 (tc, mid, o, radius, step, wf, x, scale, maxv, shift, 1,
+              amask);
+        g16_hsum8 (tc, mid, o, radius, step, wf, x1 - 8, scale, maxv, shift,
+            1, amask);
+      } else {
+        for (x = x0; x < x1 - 16; x += 16)
+          g16_hsum16 (tc, mid, o, radius, step, wf, x, scale, maxv, shift, 0,
+              amask);
+        for (; x < x1 - 8; x += 8)
+          g16_hsum8 (tc, mid, o, radius, step, wf, x, scale, maxv, shift, 0,
+              amask);
+        g16_hsum8 (tc, mid, o, radius, step, wf, x1 - 8, scale, maxv, shift,
+            0, amask);
+      }
+    } else {
+      for (x = x0; x < x1; x++) {
+        if (x % step == alpha) {
+          o[x] = mid[x];
+          continue;
+        }
+        float acc = tc[x] * wf[0];
+        for (int i = 1; i <= radius; i++)
+          acc = fma (tc[x - i * step] + tc[x + i * step], wf[i], acc);
+        o[x] = g16_result (acc, scale, maxv, shift);
+      }
+    }
+  }
+}
+
+/* GPU shape, one pass: as gaussian_buffer_tile, a work-group filters a tile
+ * of 4 x get_local_size (0) samples by `rows` rows through local memory,
+ * each work-item four samples (8 bytes) of a row: the masked samples of
+ * the tile and its borders (`halo` samples, radius pixels rounded up to 4,
+ * replicated by pixel at the frame's edges) as ushort4, the vertical sums
+ * as float4, the horizontal pass from those (aligned float4 neighbours for
+ * four-sample pixels). */
+__kernel void
+gaussian16_buffer_tile (__global const ushort * src, int src_stride,
+    __global ushort * dst, int dst_stride, int units, int height, int step,
+    int alpha, int rows, __constant float * wt, int radius, int halo,
+    int shift, uint wmask, __local ushort4 * in, __local float4 * vs4)
+{
+  const int lx = get_local_id (0), group = get_local_size (0);
+  const int x0 = get_group_id (0) * 4 * group, y0 = get_group_id (1) * rows;
+  const int tw4 = group + halo / 2;     /* tile row, in groups of 4 */
+  const int width = units / step;
+  const int ss = src_stride >> 1, ds = dst_stride >> 1;
+  const ushort4 m = (ushort4) ((ushort) wmask);
+  const float scale = g16_scale (shift);
+  const int maxv = wmask >> shift;
+
+  /* the tile and its borders, clamped by pixel */
+  for (int ty = 0; ty < rows + 2 * radius; ty++) {
+    const int y = clamp (y0 - radius + ty, 0, height - 1);
+    const __global ushort *row = src + (size_t) y * ss;
+    for (int t = lx; t < tw4; t += group) {
+      const int u = x0 - halo + 4 * t;
+      ushort4 q;
+      if (u >= 0 && u + 3 < units) {
+        q = vload4 (0, row + u);
+      } else {
+        ushort s[4];
+        for (int b = 0; b < 4; b++) {
+          int ub = u + b;
+          if (ub < 0 || ub >= units) {
+            const int comp = ((ub % step) + step) % step;
+            ub = (ub < 0 ? 0 : (width - 1) * step) + comp;
+          }
+          s[b] = row[ub];
+        }
+        q = (ushort4) (s[0], s[1], s[2], s[3]);
+      }
+      in[ty * tw4 + t] = q & m;
+    }
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  /* vertical pass over every group of four of the tile */
+  const float w0 = wt[0];
+  for (int ry = 0; ry < rows; ry++) {
+    const __local ushort4 *c = in + (ry + radius) * tw4;
+    for (int t = lx; t < tw4; t += group) {
+      float4 acc = convert_float4 (c[t]) * w0;
+      for (int j = 1; j <= radius; j++)
+        acc = fma (convert_float4 (convert_int4 (c[t - j * tw4]) +
+                convert_int4 (c[t + j * tw4])), (float4) (wt[j]), acc);
+      vs4[ry * tw4 + t] = acc;
+    }
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  /* horizontal pass: this work-item's four samples of each row */
+  const int x = x0 + 4 * lx;
+  if (x >= units)
+    return;
+  const __local float *vs = (const __local float *) vs4;
+  for (int ry = 0; ry < rows && y0 + ry < height; ry++) {
+    const __local float *v = vs + ry * tw4 * 4 + halo + 4 * lx;
+    float4 acc;
+    if (step == 4) {
+      const __local float4 *v4 = (const __local float4 *) v;
+      acc = v4[0] * w0;
+      for (int i = 1; i <= radius; i++)
+        acc = fma (v4[-i] + v4[i], (float4) (wt[i]), acc);
+    } else {
+      acc = vload4 (0, v) * w0;
+      for (int i = 1; i <= radius; i++)
+        acc = fma (vload4 (0, v - i * step) + vload4 (0, v + i * step),
+            (float4) (wt[i]), acc);
+    }
+    ushort4 res = convert_ushort4 (min (convert_int4 (acc * scale + 0.5f),
+            (int4) (maxv)) << (int4) (shift));
+    const __global ushort *s = src + (size_t) (y0 + ry) * ss + x;
+    __global ushort *d = dst + (size_t) (y0 + ry) * ds + x;
+    if (alpha >= 0)             /* step 4: x is on a pixel */
+      res = select (res, vload4 (0, s), (short4) (0, 1, 2, 3) ==
+          (short4) (alpha));
+    if (x + 3 < units) {
+      vstore4 (res, 0, d);
+    } else {
+      d[0] = res.s0;
+      if (x + 1 < units)
+        d[1] = res.s1;
+      if (x + 2 < units)
+        d[2] = res.s2;
+    }
+  }
+}
+
+/* GPU shape, two passes through a float plane: where the tile does not fit
+ * local memory, or pixels-per-item is set */
+__kernel void
+gaussian16_buffer_vpass (__global const ushort * src, int src_stride,
+    __global float * tmp, int tmp_stride, int units, int height,
+    int chunk, int rows, __constant float * wt, int radius, uint wmask)
+{
+  int x0, x1, y0, y1;
+  if (!gst_cl_work_rect (units, height, chunk, rows, &x0, &x1, &y0, &y1))
+    return;
+  const int ss = src_stride >> 1;
+  for (int y = y0; y < y1; y++) {
+    for (int x = x0; x < x1; x++) {
+      float acc = (float) (src[(size_t) y * ss + x] & wmask) * wt[0];
+      for (int j = 1; j <= radius; j++)
+        acc = fma ((float) ((int) (src[(size_t) max (y - j, 0) * ss + x] &
+                    wmask) + (int) (src[(size_t) min (y + j, height - 1) * ss +
+                        x] & wmask)), wt[j], acc);
+      tmp[(size_t) y * tmp_stride + x] = acc;
+    }
+  }
+}
+
+__kernel void
+gaussian16_buffer_hpass (__global const float * tmp, int tmp_stride,
+    __global const ushort * src, int src_stride, __global ushort * dst,
+    int dst_stride, int units, int height, int step, int alpha, int chunk,
+    int rows, __constant float * wt, int radius, int shift, uint wmask)
+{
+  int x0, x1, y0, y1;
+  if (!gst_cl_work_rect (units, height, chunk, rows, &x0, &x1, &y0, &y1))
+    return;
+  const int width = units / step;
+  const int ss = src_stride >> 1, ds = dst_stride >> 1;
+  const float scale = g16_scale (shift);
+  const int maxv = wmask >> shift;
+  for (int y = y0; y < y1; y++) {
+    const __global float *t = tmp + (size_t) y * tmp_stride;
+    for (int x = x0; x < x1; x++) {
+      const int px = x / step, comp = x - px * step;
+      ushort out;
+      if (comp == alpha) {
+        out = src[(size_t) y * ss + x];
+      } else {
+        float acc = t[x] * wt[0];
+        for (int i = 1; i <= radius; i++)
+          acc = fma (t[max (px - i, 0) * step + comp] +
+              t[min (px + i, width - 1) * step + comp], wt[i], acc);
+        out = g16_result (acc, scale, maxv, shift);
+      }
+      dst[(size_t) y * ds + x] = out;
+    }
+  }
+}
+
+/* Images of 16-bit channels (one texel a pixel: CL_R, or CL_RGBA for
+ * RGBA64_LE), two passes through a float4 plane; the 3x3 binomial is
+ * gaussian3_image with the format's wmask and shift. */
+__kernel void
+gaussian16_image_vpass (read_only image2d_t src, __global float4 * tmp,
+    int width, int height, int chunk, int rows, __constant float * wt,
+    int radius, uint wmask)
+{
+  int x0, x1, y0, y1;
+  if (!gst_cl_work_rect (width, height, chunk, rows, &x0, &x1, &y0, &y1))
+    return;
+  for (int y = y0; y < y1; y++) {
+    for (int x = x0; x < x1; x++) {
+      float4 acc = convert_float4 (read_imageui (src, GST_CL_SAMPLER,
+              (int2) (x, y)) & wmask) * wt[0];
+      for (int j = 1; j <= radius; j++)
+        acc = fma (convert_float4 ((read_imageui (src, GST_CL_SAMPLER,
+                        (int2) (x, max (y - j, 0))) & wmask) +
+                (read_imageui (src, GST_CL_SAMPLER, (int2) (x, min (y + j,
+                                height - 1))) & wmask)), (float4) (wt[j]), acc);
+      tmp[(size_t) y * width + x] = acc;
+    }
+  }
+}
+
+__kernel void
+gaussian16_image_hpass (__global const float4 * tmp, read_only image2d_t src,
+    write_only image2d_t dst, int width, int height, int alpha, int chunk,
+    int rows, __constant float * wt, int radius, int shift, uint wmask)
+{
+  int x0, x1, y0, y1;
+  if (!gst_cl_work_rect (width, height, chunk, rows, &x0, &x1, &y0, &y1))
+    return;
+  const float scale = g16_scale (shift);
+  const int maxv = wmask >> shift;
+  for (int y = y0; y < y1; y++) {
+    const __global float4 *t = tmp + (size_t) y * width;
+    for (int x = x0; x < x1; x++) {
+      float4 acc = t[x] * wt[0];
+      for (int i = 1; i <= radius; i++)
+        acc = fma (t[max (x - i, 0)] + t[min (x + i, width - 1)],
+            (float4) (wt[i]), acc);
+      uint4 res = convert_uint4 (min (convert_int4 (acc * scale + 0.5f),
+              (int4) (maxv)) << (int4) (shift));
       if (alpha >= 0)
         res = keep_component (res, read_imageui (src, GST_CL_SAMPLER,
                 (int2) (x, y)), alpha);
