@@ -820,27 +820,42 @@ g16_3_vector (const __global ushort * a, const __global ushort * b,
 }
 
 #ifdef GST_CL_HAVE_SHIFTS
-/* CPUs: as g3_run_shifted, on blocks of 8 samples in 32-bit lanes (one
- * AVX2 register, the work per byte of the 8-bit path's 16 lanes of 16
- * bits): each block's vertical sums once, the neighbours `s` samples away
- * by lane shifts across two blocks, so 8 outputs cost 3 loads instead of
- * 9. Blocks go [x, x + 8) while x < end and the block after lies in the
- * row; the first needs the block before: x >= 8. */
-#define G16_RIGHT_BY(p, c, s) __builtin_shufflevector (p, c, 8 - s, 9 - s, \
-    10 - s, 11 - s, 12 - s, 13 - s, 14 - s, 15 - s)
-#define G16_LEFT_BY(c, n, s) __builtin_shufflevector (c, n, s, 1 + s, 2 + s, \
-    3 + s, 4 + s, 5 + s, 6 + s, 7 + s)
+/* CPUs: as g3_run_shifted, on blocks of 16 samples in 32-bit lanes (POCL
+ * gives them one AVX-512 register where there is one, two AVX2 ones
+ * elsewhere): each block's vertical sums once, the neighbours `s` samples
+ * away by lane shifts across two blocks (GST_CL_RIGHT_BY, common.cl), so
+ * 16 outputs cost 3 loads instead of 9. Blocks go [x, x + 16) while
+ * x + 8 <= end (end: the last 8-sample vector start of the generic loop)
+ * and the block after lies in the row; the first needs the block before:
+ * x >= 16. */
+inline int16
+g16_3_column16 (const __global ushort * a, const __global ushort * b,
+    const __global ushort * c, int x, ushort16 m)
+{
+  return convert_int16 (LOAD_US16 (a + x) & m) +
+      (convert_int16 (LOAD_US16 (b + x) & m) << 1) +
+      convert_int16 (LOAD_US16 (c + x) & m);
+}
+
+/* The first sample index from x on whose address in row is a multiple of
+ * n samples (n a power of two): blocks loaded from there never straddle
+ * cache lines (a third slower when every load does). */
+inline int
+g16_align (const __global ushort * row, int x, int n)
+{
+  return x + ((n - (int) ((((size_t) row >> 1) + x) & (n - 1))) & (n - 1));
+}
 
 /* keep: pixels have a kept sample (only RGBA64_LE: s = 4) */
 #define G16_3_RUN(s, keep)                                              \
-  for (; x < end && x + 16 <= units; x += 8) {                          \
-    const int8 next = g16_3_column (a, b, c, x + 8, m);                 \
-    const int8 sum = G16_RIGHT_BY (prev, cur, s) + (cur << 1) +         \
-        G16_LEFT_BY (cur, next, s);                                     \
-    ushort8 res = g16_3_round (sum, rnd, m.s0);                         \
+  for (; x + 8 <= end && x + 32 <= units; x += 16) {                    \
+    const int16 next = g16_3_column16 (a, b, c, x + 16, m);             \
+    const int16 sum = GST_CL_RIGHT_BY (prev, cur, s) + (cur << 1) +     \
+        GST_CL_LEFT_BY (cur, next, s) + (int16) (rnd);                  \
+    ushort16 res = convert_ushort16 ((sum >> 4) & (int16) (wmask));     \
     if (keep)                                                           \
-      res = bitselect (res, LOAD_US8 (b + x), amask);                   \
-    STORE_US8 (o + x, res);                                             \
+      res = bitselect (res, LOAD_US16 (b + x), amask);                  \
+    STORE_US16 (o + x, res);                                            \
     prev = cur;                                                         \
     cur = next;                                                         \
   }
@@ -848,20 +863,81 @@ g16_3_vector (const __global ushort * a, const __global ushort * b,
 inline int
 g16_3_run_shifted (const __global ushort * a, const __global ushort * b,
     const __global ushort * c, __global ushort * o, int x, int end,
-    int units, int step, int alpha, ushort8 m, int rnd, ushort8 amask)
+    int units, int step, int alpha, uint wmask, int rnd, ushort8 amask8)
 {
-  for (; x < end && x < 8; x += 8)
-    g16_3_vector (a, b, c, o, x, step, m, rnd, amask);
-  if (x < 8 || x >= end || x + 16 > units)
+  const ushort16 m = (ushort16) ((ushort) wmask);
+  const ushort16 amask = (ushort16) (amask8, amask8);
+  /* on a pixel too: the alignment in samples is a multiple of step */
+  const int xa = g16_align (b, max (x + 8, 16), 16);
+  if (xa + 8 > end || xa + 32 > units || xa % step)
     return x;
-  int8 prev = g16_3_column (a, b, c, x - 8, m);
-  int8 cur = g16_3_column (a, b, c, x, m);
+  for (; x < xa - 8; x += 8)
+    g16_3_vector (a, b, c, o, x, step, m.lo, rnd, amask8);
+  g16_3_vector (a, b, c, o, xa - 8, step, m.lo, rnd, amask8);
+  x = xa;
+  int16 prev = g16_3_column16 (a, b, c, x - 16, m);
+  int16 cur = g16_3_column16 (a, b, c, x, m);
   if (step == 1) {
     G16_3_RUN (1, 0);
   } else if (step == 4 && alpha >= 0) {
     G16_3_RUN (4, 1);
   } else if (step == 4) {
     G16_3_RUN (4, 0);
+  }
+  return x;
+}
+
+/* Depths up to 12 bits (P010_10LE, I420_10LE, I420_12LE): the 3x3 sum of
+ * values (16 x 4095 at most) fits 16 bits, so the values (shifted down
+ * and masked) go in lanes of 16 bits, 32 of them (clang's vector
+ * extension: one AVX-512 register, two AVX2 ones): 32 outputs per 3 loads
+ * and half the operations of 32-bit lanes. One sample per pixel (the
+ * formats' luma). Blocks [x, x + 32) while x + 24 <= end and the block
+ * after lies in the row; the first needs the block before: x >= 32. */
+typedef ushort g12_ushort32 __attribute__ ((ext_vector_type (32)));
+typedef g12_ushort32 __attribute__ ((aligned (2))) g12_ushort32_u;
+#define G12_LOAD(p) (*(const __global g12_ushort32_u *) (p))
+#define G12_STORE(p, v) (*(__global g12_ushort32_u *) (p) = (v))
+#define G12_RIGHT_BY1(p, c) __builtin_shufflevector (p, c, 31, 32, 33, 34, \
+    35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, \
+    53, 54, 55, 56, 57, 58, 59, 60, 61, 62)
+#define G12_LEFT_BY1(c, n) __builtin_shufflevector (c, n, 1, 2, 3, 4, 5, 6, \
+    7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, \
+    25, 26, 27, 28, 29, 30, 31, 32)
+
+inline g12_ushort32
+g12_column (const __global ushort * a, const __global ushort * b,
+    const __global ushort * c, int x, g12_ushort32 shift, g12_ushort32 maxv)
+{
+  return ((G12_LOAD (a + x) >> shift) & maxv) +
+      (((G12_LOAD (b + x) >> shift) & maxv) << (g12_ushort32) (1)) +
+      ((G12_LOAD (c + x) >> shift) & maxv);
+}
+
+inline int
+g12_3_run (const __global ushort * a, const __global ushort * b,
+    const __global ushort * c, __global ushort * o, int x, int end,
+    int units, int shift, int maxv, ushort8 m, int rnd)
+{
+  const g12_ushort32 sh = (g12_ushort32) ((ushort) shift);
+  const g12_ushort32 mv = (g12_ushort32) ((ushort) maxv);
+  const int xa = g16_align (b, max (x + 8, 32), 32);
+  if (xa + 24 > end || xa + 64 > units)
+    return x;
+  for (; x < xa - 8; x += 8)
+    g16_3_vector (a, b, c, o, x, 1, m, rnd, (ushort8) (0));
+  g16_3_vector (a, b, c, o, xa - 8, 1, m, rnd, (ushort8) (0));
+  x = xa;
+  g12_ushort32 prev = g12_column (a, b, c, x - 32, sh, mv);
+  g12_ushort32 cur = g12_column (a, b, c, x, sh, mv);
+  for (; x + 24 <= end && x + 64 <= units; x += 32) {
+    const g12_ushort32 next = g12_column (a, b, c, x + 32, sh, mv);
+    const g12_ushort32 sum = G12_RIGHT_BY1 (prev, cur) +
+        (cur << (g12_ushort32) (1)) + G12_LEFT_BY1 (cur, next) +
+        (g12_ushort32) (8);
+    G12_STORE (o + x, (sum >> (g12_ushort32) (4)) << sh);
+    prev = cur;
+    cur = next;
   }
   return x;
 }
@@ -947,8 +1023,12 @@ gaussian3_buffer16 (__global const ushort * src, int src_stride,
     g16_3_scalar (a, b, c, o, x0, vlo, step, alpha, units, wmask, rnd);
     x = vlo;
 #ifdef GST_CL_HAVE_SHIFTS
-    x = g16_3_run_shifted (a, b, c, o, x, vhi, units, step, alpha, m, rnd,
-        amask);
+    if (step == 1 && (wmask >> shift) < 4096)
+      x = g12_3_run (a, b, c, o, x, vhi, units, shift, wmask >> shift, m,
+          rnd);
+    else
+      x = g16_3_run_shifted (a, b, c, o, x, vhi, units, step, alpha, wmask,
+          rnd, amask);
 #endif
     for (; x < vhi; x += 8)
       g16_3_vector (a, b, c, o, x, step, m, rnd, amask);
