@@ -734,15 +734,6 @@ gaussian_image_hpass (__global const ushort4 * tmp, read_only image2d_t src,
 /*   The result rounds half up: floor (acc * 2^-shift + 0.5), at most    */
 /*   2^D - 1, moved back up by shift.                                     */
 
-#ifdef GST_CL_CPU
-typedef float8 __attribute__ ((aligned (4))) gst_cl_float8_u;
-#define LOAD_F8_L(p) (*(const __local gst_cl_float8_u *) (p))
-#define STORE_F8_L(p, v) (*(__local gst_cl_float8_u *) (p) = (v))
-#else
-#define LOAD_F8_L(p) vload8 (0, (p))
-#define STORE_F8_L(p, v) vstore8 ((v), 0, (p))
-#endif
-
 /* all ones in the lanes of 8 samples (starting on a pixel boundary) that
  * hold the sample kept unchanged; all zero when alpha < 0 */
 inline ushort8
@@ -1056,98 +1047,104 @@ g16_result (float acc, float scale, int maxv, int shift)
   return (ushort) (min (convert_int (acc * scale + 0.5f), maxv) << shift);
 }
 
-inline ushort8
-g16_result8 (float8 acc, float scale, int maxv, int shift)
-{
-  return convert_ushort8 (min (convert_int8 (acc * (float8) (scale) +
-              (float8) (0.5f)), (int8) (maxv)) << (int8) (shift));
-}
-
 /* CPU shape: as gaussian_buffer_fused, per row the vertical sums of the
  * work-item's columns (plus radius pixels each side) in a float row of
  * local memory, then the horizontal pass from it. */
 
-/* vertical sums of 8 columns at x into t */
-inline void
-g16_vsum8 (const __global ushort * src, const int *off, int radius,
-    const float *wf, int x, ushort8 m, __local float * t)
+/* 16 lanes per operation (one AVX-512 register on POCL where there is
+ * one): the 8-bit path's work per byte. */
+inline float16
+g16_vcol16 (const __global ushort * u, const __global ushort * d, ushort16 m)
 {
-  float8 acc = convert_float8 (LOAD_US8 (src + off[radius] + x) & m) *
-      (float8) (wf[0]);
-  for (int j = 1; j <= radius; j++)
-    acc = fma (convert_float8 (g16_load8 (src + off[radius - j] + x, m) +
-            g16_load8 (src + off[radius + j] + x, m)), (float8) (wf[j]), acc);
-  STORE_F8_L (t, acc);
+  return convert_float16 (convert_int16 (LOAD_US16 (u) & m) +
+      convert_int16 (LOAD_US16 (d) & m));
 }
 
-/* the same for 32 columns: the row offsets and weights serve four vectors */
+/* vertical sums of 16 columns at x into t */
 inline void
-g16_vsum32 (const __global ushort * src, const int *off, int radius,
-    const float *wf, int x, ushort8 m, __local float * t)
+g16_vsum16 (const __global ushort * src, const int *off, int radius,
+    const float *wf, int x, ushort16 m, __local float * t)
+{
+  float16 acc = convert_float16 (LOAD_US16 (src + off[radius] + x) & m) *
+      (float16) (wf[0]);
+  for (int j = 1; j <= radius; j++)
+    acc = fma (g16_vcol16 (src + off[radius - j] + x,
+            src + off[radius + j] + x, m), (float16) (wf[j]), acc);
+  STORE_F16_L (t, acc);
+}
+
+/* the same for 64 columns: the row offsets and weights serve four vectors */
+inline void
+g16_vsum64 (const __global ushort * src, const int *off, int radius,
+    const float *wf, int x, ushort16 m, __local float * t)
 {
   const __global ushort *c = src + off[radius] + x;
-  const float8 w0 = (float8) (wf[0]);
-  float8 acc0 = convert_float8 (LOAD_US8 (c) & m) * w0;
-  float8 acc1 = convert_float8 (LOAD_US8 (c + 8) & m) * w0;
-  float8 acc2 = convert_float8 (LOAD_US8 (c + 16) & m) * w0;
-  float8 acc3 = convert_float8 (LOAD_US8 (c + 24) & m) * w0;
+  const float16 w0 = (float16) (wf[0]);
+  float16 acc0 = convert_float16 (LOAD_US16 (c) & m) * w0;
+  float16 acc1 = convert_float16 (LOAD_US16 (c + 16) & m) * w0;
+  float16 acc2 = convert_float16 (LOAD_US16 (c + 32) & m) * w0;
+  float16 acc3 = convert_float16 (LOAD_US16 (c + 48) & m) * w0;
   for (int j = 1; j <= radius; j++) {
     const __global ushort *u = src + off[radius - j] + x;
     const __global ushort *d = src + off[radius + j] + x;
-    const float8 w = (float8) (wf[j]);
-    acc0 = fma (convert_float8 (g16_load8 (u, m) + g16_load8 (d, m)), w, acc0);
-    acc1 = fma (convert_float8 (g16_load8 (u + 8, m) + g16_load8 (d + 8, m)),
-        w, acc1);
-    acc2 = fma (convert_float8 (g16_load8 (u + 16, m) + g16_load8 (d + 16,
-                m)), w, acc2);
-    acc3 = fma (convert_float8 (g16_load8 (u + 24, m) + g16_load8 (d + 24,
-                m)), w, acc3);
+    const float16 w = (float16) (wf[j]);
+    acc0 = fma (g16_vcol16 (u, d, m), w, acc0);
+    acc1 = fma (g16_vcol16 (u + 16, d + 16, m), w, acc1);
+    acc2 = fma (g16_vcol16 (u + 32, d + 32, m), w, acc2);
+    acc3 = fma (g16_vcol16 (u + 48, d + 48, m), w, acc3);
   }
-  STORE_F8_L (t, acc0);
-  STORE_F8_L (t + 8, acc1);
-  STORE_F8_L (t + 16, acc2);
-  STORE_F8_L (t + 24, acc3);
+  STORE_F16_L (t, acc0);
+  STORE_F16_L (t + 16, acc1);
+  STORE_F16_L (t + 32, acc2);
+  STORE_F16_L (t + 48, acc3);
 }
 
-/* horizontal pass of 8 samples at x from the vertical sums tc[] */
-inline void
-g16_hsum8 (const __local float * tc, const __global ushort * mid,
-    __global ushort * o, int radius, int step, const float *wf, int x,
-    float scale, int maxv, int shift, int keep, ushort8 amask)
+inline ushort16
+g16_result16 (float16 acc, float scale, int maxv, int shift)
 {
-  float8 acc = LOAD_F8_L (tc + x) * (float8) (wf[0]);
-  for (int i = 1; i <= radius; i++)
-    acc = fma (LOAD_F8_L (tc + x - i * step) + LOAD_F8_L (tc + x + i * step),
-        (float8) (wf[i]), acc);
-  ushort8 res = g16_result8 (acc, scale, maxv, shift);
-  if (keep)
-    res = bitselect (res, LOAD_US8 (mid + x), amask);
-  STORE_US8 (o + x, res);
+  return convert_ushort16 (min (convert_int16 (acc * (float16) (scale) +
+              (float16) (0.5f)), (int16) (maxv)) << (int16) (shift));
 }
 
-/* the same for 16 samples */
+/* horizontal pass of 16 samples at x from the vertical sums tc[] */
 inline void
 g16_hsum16 (const __local float * tc, const __global ushort * mid,
     __global ushort * o, int radius, int step, const float *wf, int x,
-    float scale, int maxv, int shift, int keep, ushort8 amask)
+    float scale, int maxv, int shift, int keep, ushort16 amask)
 {
-  const float8 w0 = (float8) (wf[0]);
-  float8 acc0 = LOAD_F8_L (tc + x) * w0;
-  float8 acc1 = LOAD_F8_L (tc + x + 8) * w0;
+  float16 acc = LOAD_F16_L (tc + x) * (float16) (wf[0]);
+  for (int i = 1; i <= radius; i++)
+    acc = fma (LOAD_F16_L (tc + x - i * step) + LOAD_F16_L (tc + x + i * step),
+        (float16) (wf[i]), acc);
+  ushort16 res = g16_result16 (acc, scale, maxv, shift);
+  if (keep)
+    res = bitselect (res, LOAD_US16 (mid + x), amask);
+  STORE_US16 (o + x, res);
+}
+
+/* the same for 32 samples */
+inline void
+g16_hsum32 (const __local float * tc, const __global ushort * mid,
+    __global ushort * o, int radius, int step, const float *wf, int x,
+    float scale, int maxv, int shift, int keep, ushort16 amask)
+{
+  const float16 w0 = (float16) (wf[0]);
+  float16 acc0 = LOAD_F16_L (tc + x) * w0;
+  float16 acc1 = LOAD_F16_L (tc + x + 16) * w0;
   for (int i = 1; i <= radius; i++) {
     const __local float *l = tc + x - i * step, *r = tc + x + i * step;
-    const float8 w = (float8) (wf[i]);
-    acc0 = fma (LOAD_F8_L (l) + LOAD_F8_L (r), w, acc0);
-    acc1 = fma (LOAD_F8_L (l + 8) + LOAD_F8_L (r + 8), w, acc1);
+    const float16 w = (float16) (wf[i]);
+    acc0 = fma (LOAD_F16_L (l) + LOAD_F16_L (r), w, acc0);
+    acc1 = fma (LOAD_F16_L (l + 16) + LOAD_F16_L (r + 16), w, acc1);
   }
-  ushort8 res0 = g16_result8 (acc0, scale, maxv, shift);
-  ushort8 res1 = g16_result8 (acc1, scale, maxv, shift);
+  ushort16 res0 = g16_result16 (acc0, scale, maxv, shift);
+  ushort16 res1 = g16_result16 (acc1, scale, maxv, shift);
   if (keep) {
-    res0 = bitselect (res0, LOAD_US8 (mid + x), amask);
-    res1 = bitselect (res1, LOAD_US8 (mid + x + 8), amask);
+    res0 = bitselect (res0, LOAD_US16 (mid + x), amask);
+    res1 = bitselect (res1, LOAD_US16 (mid + x + 16), amask);
   }
-  STORE_US8 (o + x, res0);
-  STORE_US8 (o + x + 8, res1);
+  STORE_US16 (o + x, res0);
+  STORE_US16 (o + x + 16, res1);
 }
 
 __kernel void
@@ -1167,8 +1164,9 @@ gaussian16_buffer_fused (__global const ushort * src, int src_stride,
   const int c_lo = max (t0, 0);
   const int c_hi = min (x1 + pad, units);
   const __local float *tc = t + pad - x0;       /* tc[x]: column x */
-  const ushort8 m = (ushort8) ((ushort) wmask);
-  const ushort8 amask = g16_alpha_mask8 (alpha, step);
+  const ushort16 m = (ushort16) ((ushort) wmask);
+  const ushort16 amask = (ushort16) (g16_alpha_mask8 (alpha, step),
+      g16_alpha_mask8 (alpha, step));
   const float scale = g16_scale (shift);
   const int maxv = wmask >> shift;
   int off[129];
@@ -1187,12 +1185,12 @@ gaussian16_buffer_fused (__global const ushort * src, int src_stride,
 
     /* vertical pass over the columns inside the plane; the last vector may
      * overlap the one before */
-    if (c_hi - c_lo >= 8) {
-      for (x = c_lo; x < c_hi - 32; x += 32)
-        g16_vsum32 (src, off, radius, wf, x, m, t + (x - t0));
-      for (; x < c_hi - 8; x += 8)
-        g16_vsum8 (src, off, radius, wf, x, m, t + (x - t0));
-      g16_vsum8 (src, off, radius, wf, c_hi - 8, m, t + (c_hi - 8 - t0));
+    if (c_hi - c_lo >= 16) {
+      for (x = c_lo; x < c_hi - 64; x += 64)
+        g16_vsum64 (src, off, radius, wf, x, m, t + (x - t0));
+      for (; x < c_hi - 16; x += 16)
+        g16_vsum16 (src, off, radius, wf, x, m, t + (x - t0));
+      g16_vsum16 (src, off, radius, wf, c_hi - 16, m, t + (c_hi - 16 - t0));
     } else {
       for (x = c_lo; x < c_hi; x++) {
         float acc = (float) (mid[x] & wmask) * wf[0];
@@ -1208,26 +1206,26 @@ gaussian16_buffer_fused (__global const ushort * src, int src_stride,
     for (x = units; x < x1 + pad; x++)
       t[x - t0] = t[units - step + x % step - t0];
 
-    /* horizontal pass */
-    if (x1 - x0 >= 8) {
+    /* horizontal pass (keep a constant in each loop) */
+    if (x1 - x0 >= 16) {
       if (alpha >= 0) {
-        for (x = x0; x < x1 - 16; x += 16)
+        for (x = x0; x < x1 - 32; x += 32)
+          g16_hsum32 (tc, mid, o, radius, step, wf, x, scale, maxv, shift, 1,
+              amask);
+        for (; x < x1 - 16; x += 16)
           g16_hsum16 (tc, mid, o, radius, step, wf, x, scale, maxv, shift, 1,
               amask);
-        for (; x < x1 - 8; x += 8)
-          g16_hsum8 (tc, mid, o, radius, step, wf, x, scale, maxv, shift, 1,
-              amask);
-        g16_hsum8 (tc, mid, o, radius, step, wf, x1 - 8, scale, maxv, shift,
-            1, amask);
+        g16_hsum16 (tc, mid, o, radius, step, wf, x1 - 16, scale, maxv,
+            shift, 1, amask);
       } else {
-        for (x = x0; x < x1 - 16; x += 16)
+        for (x = x0; x < x1 - 32; x += 32)
+          g16_hsum32 (tc, mid, o, radius, step, wf, x, scale, maxv, shift, 0,
+              amask);
+        for (; x < x1 - 16; x += 16)
           g16_hsum16 (tc, mid, o, radius, step, wf, x, scale, maxv, shift, 0,
               amask);
-        for (; x < x1 - 8; x += 8)
-          g16_hsum8 (tc, mid, o, radius, step, wf, x, scale, maxv, shift, 0,
-              amask);
-        g16_hsum8 (tc, mid, o, radius, step, wf, x1 - 8, scale, maxv, shift,
-            0, amask);
+        g16_hsum16 (tc, mid, o, radius, step, wf, x1 - 16, scale, maxv,
+            shift, 0, amask);
       }
     } else {
       for (x = x0; x < x1; x++) {
