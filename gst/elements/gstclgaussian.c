@@ -15,6 +15,13 @@
  * bytes pass through unchanged. In YUV formats the luma plane is blurred and
  * the chroma planes are copied unchanged. Borders replicate the edge pixel.
  *
+ * Formats of more than 8 bits per sample (GRAY16_LE, P010_10LE, P016_LE,
+ * I420_10LE, I420_12LE, Y444_16LE, RGBA64_LE) are blurred on their sample
+ * values (D bits, levels 0 to 2^D - 1; bits of a word outside the value
+ * are ignored and written as zero): the default 3x3 exactly, other kernels
+ * within one level of OpenCV's double-precision kernel, with float weights
+ * and sums.
+ *
  * `radius` and `sigma` can be changed (or controlled) while playing: the new
  * kernel applies from the next frame, without rebuilding anything.
  *
