@@ -944,13 +944,60 @@ g16_3_hsum (const __global ushort * row, int x, int step, ushort8 m)
       g16_load8 (row + x + step, m);
 }
 
+/* The same from aligned loads (rows 16-byte aligned, x a multiple of 8,
+ * step 1 or 4, the words beside the 8 samples inside the row): one 16-byte
+ * load and the aligned words before and after it, the neighbours by
+ * shifts of word pairs; unaligned vector loads of 16-bit samples become
+ * one load per sample on NVIDIA's compiler (as bytes do, see
+ * gst_cl_load_aligned16). *centre: the 8 stored samples. */
+inline int8
+g16_3_hsum_aligned (const __global ushort * row, int x, int step, ushort8 m,
+    ushort8 * centre)
+{
+  const uint4 c = *(const __global uint4 *) (row + x);
+  uint4 l, r;
+  if (step == 1) {
+    const uint before = *(const __global uint *) (row + x - 2);
+    const uint after = *(const __global uint *) (row + x + 8);
+    l = (c << 16) | ((uint4) (before, c.xyz) >> 16);
+    r = (c >> 16) | ((uint4) (c.yzw, after) << 16);
+  } else {
+    const uint2 before = *(const __global uint2 *) (row + x - 4);
+    const uint2 after = *(const __global uint2 *) (row + x + 8);
+    l = (uint4) (before, c.xy);
+    r = (uint4) (c.zw, after);
+  }
+  *centre = as_ushort8 (c);
+  return convert_int8 (as_ushort8 (l) & m) +
+      (convert_int8 (as_ushort8 (c) & m) << 1) +
+      convert_int8 (as_ushort8 (r) & m);
+}
+
 inline void
 g16_3_walk (const __global ushort * src, int ss, __global ushort * dst,
     int ds, int height, int step, int x, int y0, int y1, ushort8 m, int rnd,
-    ushort8 amask)
+    ushort8 amask, int aligned)
 {
-  int8 h0 = g16_3_hsum (src + (size_t) max (y0 - 1, 0) * ss, x, step, m);
-  int8 h1 = g16_3_hsum (src + (size_t) y0 * ss, x, step, m);
+  const __global ushort *above = src + (size_t) max (y0 - 1, 0) * ss;
+  const __global ushort *row = src + (size_t) y0 * ss;
+  if (aligned) {
+    ushort8 c0, c1, c2;
+    int8 h0 = g16_3_hsum_aligned (above, x, step, m, &c0);
+    int8 h1 = g16_3_hsum_aligned (row, x, step, m, &c1);
+    for (int y = y0; y < y1; y++) {
+      const int8 h2 = g16_3_hsum_aligned (src + (size_t) min (y + 1,
+              height - 1) * ss, x, step, m, &c2);
+      const ushort8 res = g16_3_round (h0 + (h1 << 1) + h2, rnd, m.s0);
+      *(__global ushort8 *) (dst + (size_t) y * ds + x) =
+          bitselect (res, c1, amask);
+      h0 = h1;
+      h1 = h2;
+      c1 = c2;
+    }
+    return;
+  }
+  int8 h0 = g16_3_hsum (above, x, step, m);
+  int8 h1 = g16_3_hsum (row, x, step, m);
   for (int y = y0; y < y1; y++) {
     const int8 h2 = g16_3_hsum (src + (size_t) min (y + 1, height - 1) * ss,
         x, step, m);
@@ -983,9 +1030,13 @@ gaussian3_buffer16 (__global const ushort * src, int src_stride,
 
 #ifndef GST_CL_CPU
   if (vhi >= vlo) {
-    for (x = vlo;; x += 8) {
+    const int rows_aligned = (step == 1 || step == 4) &&
+        (((size_t) src | (size_t) dst | src_stride | dst_stride) & 15) == 0;
+    /* after the first, vectors start on multiples of 8 (overlapping it) */
+    for (x = vlo;; x = (x + 8) & ~7) {
       const int xv = min (x, vhi);
-      g16_3_walk (src, ss, dst, ds, height, step, xv, y0, y1, m, rnd, amask);
+      g16_3_walk (src, ss, dst, ds, height, step, xv, y0, y1, m, rnd, amask,
+          rows_aligned && (xv & 7) == 0 && xv + 8 + max (step, 2) <= units);
       if (xv == vhi)
         break;
     }
@@ -1263,6 +1314,11 @@ gaussian16_buffer_tile (__global const ushort * src, int src_stride,
   const ushort4 m = (ushort4) ((ushort) wmask);
   const float scale = g16_scale (shift);
   const int maxv = wmask >> shift;
+  /* groups of four start on multiples of 4 samples: aligned 8-byte
+   * accesses in 8-byte aligned rows (typed, not vload4, which NVIDIA's
+   * compiler splits by the pointer's 2-byte alignment) */
+  const int src_aligned = ((src_stride | (int) (size_t) src) & 7) == 0;
+  const int dst_aligned = ((dst_stride | (int) (size_t) dst) & 7) == 0;
 
   /* the tile and its borders, clamped by pixel */
   for (int ty = 0; ty < rows + 2 * radius; ty++) {
@@ -1272,7 +1328,8 @@ gaussian16_buffer_tile (__global const ushort * src, int src_stride,
       const int u = x0 - halo + 4 * t;
       ushort4 q;
       if (u >= 0 && u + 3 < units) {
-        q = vload4 (0, row + u);
+        q = src_aligned ? *(const __global ushort4 *) (row + u) :
+            vload4 (0, row + u);
       } else {
         ushort s[4];
         for (int b = 0; b < 4; b++) {
@@ -1330,7 +1387,9 @@ gaussian16_buffer_tile (__global const ushort * src, int src_stride,
     if (alpha >= 0)             /* step 4: x is on a pixel */
       res = select (res, vload4 (0, s), (short4) (0, 1, 2, 3) ==
           (short4) (alpha));
-    if (x + 3 < units) {
+    if (x + 3 < units && dst_aligned) {
+      *(__global ushort4 *) d = res;
+    } else if (x + 3 < units) {
       vstore4 (res, 0, d);
     } else {
       d[0] = res.s0;
