@@ -634,6 +634,17 @@ g_texel (read_only image2d_t im, int px, int comp, int step, int width,
   return read_imageui (im, GST_CL_SAMPLER, pos);
 }
 
+/* l + 2c + r of the value bits (wmask) of row y around pixel px, whose
+ * texel is c */
+inline uint4
+g3_texel_row (read_only image2d_t im, int px, int comp, int step, int width,
+    int y, int height, uint4 c, uint wmask)
+{
+  return (g_texel (im, px - 1, comp, step, width, y, height) & wmask) +
+      2 * (c & wmask) +
+      (g_texel (im, px + 1, comp, step, width, y, height) & wmask);
+}
+
 /* Images of 8-bit and 16-bit channels: read_imageui gives the stored
  * sample, so the value's bits are selected with wmask (the value's bits in
  * place: 0xff for 8 bits, (2^D - 1) << shift for D bits) and the binomial
@@ -651,15 +662,13 @@ gaussian3_image (read_only image2d_t src, write_only image2d_t dst,
     for (int x = x0; x < x1; x++) {
       const int px = x / step, c = x - px * step;
       const uint4 m = g_texel (src, px, c, step, width, y, height);
-      const uint4 v0 = (g_texel (src, px - 1, c, step, width, y - 1, height) & wmask) +
-          2 * (g_texel (src, px, c, step, width, y - 1, height) & wmask) +
-          (g_texel (src, px + 1, c, step, width, y - 1, height) & wmask);
-      const uint4 v1 = (g_texel (src, px - 1, c, step, width, y, height) & wmask) +
-          2 * (m & wmask) + (g_texel (src, px + 1, c, step, width, y, height) & wmask);
-      const uint4 v2 = (g_texel (src, px - 1, c, step, width, y + 1, height) & wmask) +
-          2 * (g_texel (src, px, c, step, width, y + 1, height) & wmask) +
-          (g_texel (src, px + 1, c, step, width, y + 1, height) & wmask);
-      const uint4 res = ((v0 + 2 * v1 + v2 + (8u << shift)) >> 4) & wmask;
+      const uint4 up = g_texel (src, px, c, step, width, y - 1, height);
+      const uint4 down = g_texel (src, px, c, step, width, y + 1, height);
+      const uint4 sum =
+          g3_texel_row (src, px, c, step, width, y - 1, height, up, wmask) +
+          2 * g3_texel_row (src, px, c, step, width, y, height, m, wmask) +
+          g3_texel_row (src, px, c, step, width, y + 1, height, down, wmask);
+      const uint4 res = ((sum + (8u << shift)) >> 4) & wmask;
       write_imageui (dst, (int2) (x, y), keep_component (res, m, alpha));
     }
   }
