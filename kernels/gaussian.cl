@@ -733,15 +733,18 @@ gaussian_image_hpass (__global const ushort4 * tmp, read_only image2d_t src,
 /*                                                                        */
 /* - 3x3 binomial: exact, ((sum + (8 << shift)) >> 4) & wmask, which is   */
 /*   ((sum_v + 8) >> 4) << shift (the bits the shift brings below the     */
-/*   value are masked off).                                               */
+/*   value are masked off); on CPUs, depths up to 12 bits sum the values  */
+/*   themselves in 16-bit lanes (g12_3_run), to the same result.          */
 /* - other kernels: float weights (OpenCV's double kernel rounded to      */
 /*   float; Q8 weights, as the 8-bit kernels use, are up to hundreds of   */
 /*   levels off on 16-bit samples), a vertical pass then a horizontal     */
 /*   pass, every step an explicit fma or a plain product or sum (never    */
-/*   left to contraction), in the same order in every kernel: CPU strips, */
-/*   GPU tiles, the two-pass fallback and images give identical output.   */
-/*   The result rounds half up: floor (acc * 2^-shift + 0.5), at most    */
-/*   2^D - 1, moved back up by shift.                                     */
+/*   left to the compiler's contraction, which may differ between scalar  */
+/*   and vector code and between devices), in the same order in every     */
+/*   kernel: CPU strips, GPU tiles, the two-pass fallback and images give */
+/*   identical output. The result rounds half up: the integer part of     */
+/*   acc * 2^-shift + 0.5 (the product by a power of two is exact, so     */
+/*   contracting this one is harmless), at most 2^D - 1, moved back up.   */
 
 /* all ones in the lanes of 8 samples (starting on a pixel boundary) that
  * hold the sample kept unchanged; all zero when alpha < 0 */
@@ -839,7 +842,7 @@ g16_3_column16 (const __global ushort * a, const __global ushort * b,
 
 /* The first sample index from x on whose address in row is a multiple of
  * n samples (n a power of two): blocks loaded from there never straddle
- * cache lines (a third slower when every load does). */
+ * cache lines (a quarter slower at 4K on POCL when every load does). */
 inline int
 g16_align (const __global ushort * row, int x, int n)
 {
