@@ -165,20 +165,14 @@ gst_cl_gaussian_weights (guint radius, gdouble sigma,
   return radius;
 }
 
-/**
- * gst_cl_gaussian_weights_float:
- * @binomial: (out) (optional): whether the kernel is exactly [1 2 1] / 4
- *
- * The weights (centre first) of the blur the properties describe for
- * formats of more than 8 bits: OpenCV's double kernel rounded to float.
- * Q8 weights would put a 16-bit result up to 65535 x their error (hundreds
- * of levels) off the double-precision result; float weights and sums stay
- * well within one level of it.
- *
- * Returns: the radius
- */
-guint
-gst_cl_gaussian_weights_float (guint radius, gdouble sigma,
+/* The weights (centre first) of the blur the properties describe for
+ * formats of more than 8 bits: OpenCV's double kernel rounded to float, and
+ * in @binomial (if not NULL) whether it is exactly [1 2 1] / 4. Q8 weights
+ * would put a 16-bit result up to 65535 x their error (hundreds of levels)
+ * off the double-precision result; float weights and sums stay well within
+ * one level of it. Returns the radius. */
+static guint
+gaussian_weights_float (guint radius, gdouble sigma,
     gfloat weights[GST_CL_GAUSSIAN_MAX_RADIUS + 1], gboolean * binomial)
 {
   double k[2 * GST_CL_GAUSSIAN_MAX_RADIUS + 1];
@@ -346,7 +340,7 @@ update_weights (GstClGaussian * self, GError ** error)
     return TRUE;
   self->radius_in_use = gst_cl_gaussian_weights (radius, sigma,
       self->weights);
-  gst_cl_gaussian_weights_float (radius, sigma, self->weights_f,
+  gaussian_weights_float (radius, sigma, self->weights_f,
       &self->exact_binomial);
   self->cur_radius_prop = radius;
   self->cur_sigma_prop = sigma;
@@ -383,7 +377,7 @@ gst_cl_gaussian_tuning_case (GstClBaseFilter * base)
   sigma = self->sigma;
   GST_OBJECT_UNLOCK (self);
   if (self->wide) {
-    radius = gst_cl_gaussian_weights_float (radius, sigma, wf, &binomial);
+    radius = gaussian_weights_float (radius, sigma, wf, &binomial);
   } else {
     radius = gst_cl_gaussian_weights (radius, sigma, w);
     binomial = radius == 1 && w[0] == 128 && w[1] == 64;

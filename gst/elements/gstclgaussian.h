@@ -17,11 +17,6 @@ G_DECLARE_FINAL_TYPE (GstClGaussian, gst_cl_gaussian, GST, CL_GAUSSIAN,
 guint gst_cl_gaussian_weights (guint radius, gdouble sigma,
     guint16 weights[GST_CL_GAUSSIAN_MAX_RADIUS + 1]);
 
-/* Float weights (centre first) for formats of more than 8 bits: OpenCV's
- * double kernel; @binomial tells whether it is exactly [1 2 1] / 4. */
-guint gst_cl_gaussian_weights_float (guint radius, gdouble sigma,
-    gfloat weights[GST_CL_GAUSSIAN_MAX_RADIUS + 1], gboolean * binomial);
-
 GST_ELEMENT_REGISTER_DECLARE (clgaussian);
 
 G_END_DECLS
