@@ -15,6 +15,13 @@
  * bytes pass through unchanged. In YUV formats the luma plane is blurred and
  * the chroma planes are copied unchanged. Borders replicate the edge pixel.
  *
+ * Formats of more than 8 bits per sample (GRAY16_LE, P010_10LE, P016_LE,
+ * I420_10LE, I420_12LE, Y444_16LE, RGBA64_LE) are blurred on their sample
+ * values (D bits, levels 0 to 2^D - 1; bits of a word outside the value
+ * are ignored and written as zero): the default 3x3 exactly, other kernels
+ * within one level of OpenCV's double-precision kernel, with float weights
+ * and sums.
+ *
  * `radius` and `sigma` can be changed (or controlled) while playing: the new
  * kernel applies from the next frame, without rebuilding anything.
  *
@@ -49,6 +56,8 @@ enum
 
 #define TILE_GROUP 64           /* work-items (4 bytes each) per group, one-pass tiles */
 #define TILE_ROWS 16            /* rows per group, one-pass tiles */
+#define TILE16_GROUP 64         /* work-items (4 samples each) per group,
+                                 * one-pass tiles of 16-bit samples */
 
 #define DEFAULT_RADIUS 0
 #define DEFAULT_SIGMA 0.0
@@ -67,12 +76,19 @@ struct _GstClGaussian
   gdouble cur_sigma_prop;
   guint radius_in_use;
   guint16 weights[GST_CL_GAUSSIAN_MAX_RADIUS + 1];
+  gfloat weights_f[GST_CL_GAUSSIAN_MAX_RADIUS + 1];
+  gboolean exact_binomial;      /* the double kernel is [1 2 1] / 4 */
   gboolean weights_valid;
+  gboolean wide;                /* the caps have more than 8 bits a sample */
 
   cl_kernel k3_buffer, k_fused, k_tile, k_vpass, k_hpass;
   cl_kernel k3_image, k_vpass_image, k_hpass_image;
+  /* formats of more than 8 bits */
+  cl_kernel k3_buffer16, k_fused16, k_tile16, k_vpass16, k_hpass16;
+  cl_kernel k_vpass_image16, k_hpass_image16;
   cl_mem weights_mem;           /* __constant ushort[65] */
-  cl_mem tmp;                   /* 16-bit intermediate of two-pass kernels */
+  cl_mem weights_f_mem;         /* __constant float[65] */
+  cl_mem tmp;                   /* intermediate plane of two-pass kernels */
   gsize tmp_size;
 };
 
@@ -93,13 +109,14 @@ static const double small_kernels[3][7] = {
   {0.03125, 0.109375, 0.21875, 0.28125, 0.21875, 0.109375, 0.03125},
 };
 
-guint
-gst_cl_gaussian_weights (guint radius, gdouble sigma,
-    guint16 weights[GST_CL_GAUSSIAN_MAX_RADIUS + 1])
+/* OpenCV's 1-D kernel of getGaussianKernel (2r+1, sigma) in double, all
+ * 2r+1 taps in @k; returns the radius */
+static guint
+gaussian_kernel (guint radius, gdouble sigma,
+    double k[2 * GST_CL_GAUSSIAN_MAX_RADIUS + 1])
 {
-  double k[2 * GST_CL_GAUSSIAN_MAX_RADIUS + 1], err = 0.0, total = 0.0;
+  double total = 0.0;
   guint n, i;
-  gint sum = 0;
 
   if (radius == 0)
     radius = sigma > 0 ? (guint) MIN (ceil (3.0 * sigma),
@@ -120,6 +137,18 @@ gst_cl_gaussian_weights (guint radius, gdouble sigma,
     for (i = 0; i < n; i++)
       k[i] /= total;
   }
+  return radius;
+}
+
+guint
+gst_cl_gaussian_weights (guint radius, gdouble sigma,
+    guint16 weights[GST_CL_GAUSSIAN_MAX_RADIUS + 1])
+{
+  double k[2 * GST_CL_GAUSSIAN_MAX_RADIUS + 1], err = 0.0;
+  guint i;
+  gint sum = 0;
+
+  radius = gaussian_kernel (radius, sigma, k);
 
   /* Q8 with error diffusion from the outer taps inwards; the centre takes
    * what is left so that the weights sum to exactly 256 */
@@ -133,6 +162,28 @@ gst_cl_gaussian_weights (guint radius, gdouble sigma,
   weights[0] = (guint16) (256 - 2 * sum);
   for (i = radius + 1; i <= GST_CL_GAUSSIAN_MAX_RADIUS; i++)
     weights[i] = 0;
+  return radius;
+}
+
+/* The weights (centre first) of the blur the properties describe for
+ * formats of more than 8 bits: OpenCV's double kernel rounded to float, and
+ * in @binomial (if not NULL) whether it is exactly [1 2 1] / 4. Q8 weights
+ * would put a 16-bit result up to 65535 x their error (hundreds of levels)
+ * off the double-precision result; float weights and sums stay well within
+ * one level of it. Returns the radius. */
+static guint
+gaussian_weights_float (guint radius, gdouble sigma,
+    gfloat weights[GST_CL_GAUSSIAN_MAX_RADIUS + 1], gboolean * binomial)
+{
+  double k[2 * GST_CL_GAUSSIAN_MAX_RADIUS + 1];
+  guint i;
+
+  radius = gaussian_kernel (radius, sigma, k);
+  for (i = 0; i <= GST_CL_GAUSSIAN_MAX_RADIUS; i++)
+    weights[i] = i <= radius ? (gfloat) k[radius + i] : 0.0f;
+  /* only then is the exact integer 3x3 the double-precision result */
+  if (binomial)
+    *binomial = radius == 1 && k[1] == 0.5 && k[0] == 0.25 && k[2] == 0.25;
   return radius;
 }
 
@@ -164,8 +215,29 @@ gst_cl_gaussian_setup (GstClBaseFilter * base, cl_program program,
           || !(self->k_hpass_image = gst_cl_kernel_new (program,
                   "gaussian_image_hpass", error))))
     return FALSE;
+  if (!(self->k3_buffer16 = gst_cl_kernel_new (program, "gaussian3_buffer16",
+              error))
+      || !(self->k_fused16 = gst_cl_kernel_new (program,
+              "gaussian16_buffer_fused", error))
+      || !(self->k_tile16 = gst_cl_kernel_new (program,
+              "gaussian16_buffer_tile", error))
+      || !(self->k_vpass16 = gst_cl_kernel_new (program,
+              "gaussian16_buffer_vpass", error))
+      || !(self->k_hpass16 = gst_cl_kernel_new (program,
+              "gaussian16_buffer_hpass", error)))
+    return FALSE;
+  if (device->image_support &&
+      (!(self->k_vpass_image16 = gst_cl_kernel_new (program,
+                  "gaussian16_image_vpass", error))
+          || !(self->k_hpass_image16 = gst_cl_kernel_new (program,
+                  "gaussian16_image_hpass", error))))
+    return FALSE;
   self->weights_mem = clCreateBuffer (device->context, CL_MEM_READ_ONLY,
       sizeof (self->weights), NULL, &st);
+  if (st != CL_SUCCESS)
+    return gst_cl_fail (error, st, "clCreateBuffer");
+  self->weights_f_mem = clCreateBuffer (device->context, CL_MEM_READ_ONLY,
+      sizeof (self->weights_f), NULL, &st);
   if (st != CL_SUCCESS)
     return gst_cl_fail (error, st, "clCreateBuffer");
   self->weights_valid = FALSE;
@@ -201,7 +273,15 @@ gst_cl_gaussian_cleanup (GstClBaseFilter * base)
   release_kernel (&self->k3_image);
   release_kernel (&self->k_vpass_image);
   release_kernel (&self->k_hpass_image);
+  release_kernel (&self->k3_buffer16);
+  release_kernel (&self->k_fused16);
+  release_kernel (&self->k_tile16);
+  release_kernel (&self->k_vpass16);
+  release_kernel (&self->k_hpass16);
+  release_kernel (&self->k_vpass_image16);
+  release_kernel (&self->k_hpass_image16);
   release_mem (&self->weights_mem);
+  release_mem (&self->weights_f_mem);
   release_mem (&self->tmp);
   self->tmp_size = 0;
 }
@@ -215,6 +295,8 @@ gst_cl_gaussian_configure (GstClBaseFilter * base, const GstVideoInfo * info,
   /* the intermediate plane is allocated on first need, for these caps */
   release_mem (&self->tmp);
   self->tmp_size = 0;
+  /* before the tuning asks for its case (gst_cl_gaussian_tuning_case) */
+  self->wide = GST_CL_PLANE_IS_WIDE (plane);
   return TRUE;
 }
 
@@ -258,6 +340,8 @@ update_weights (GstClGaussian * self, GError ** error)
     return TRUE;
   self->radius_in_use = gst_cl_gaussian_weights (radius, sigma,
       self->weights);
+  gaussian_weights_float (radius, sigma, self->weights_f,
+      &self->exact_binomial);
   self->cur_radius_prop = radius;
   self->cur_sigma_prop = sigma;
   GST_DEBUG_OBJECT (self, "radius %u sigma %g: radius %u, centre weight %u/256",
@@ -268,16 +352,23 @@ update_weights (GstClGaussian * self, GError ** error)
       sizeof (self->weights), self->weights, 0, NULL, NULL);
   if (st != CL_SUCCESS)
     return gst_cl_fail (error, st, "clEnqueueWriteBuffer (weights)");
+  st = clEnqueueWriteBuffer (queue, self->weights_f_mem, CL_TRUE, 0,
+      sizeof (self->weights_f), self->weights_f, 0, NULL, NULL);
+  if (st != CL_SUCCESS)
+    return gst_cl_fail (error, st, "clEnqueueWriteBuffer (float weights)");
   self->weights_valid = TRUE;
   return TRUE;
 }
 
-/* The kernels are the binomial 3x3 or those of a radius. */
+/* The kernels are the binomial 3x3 or those of a radius (as process()
+ * picks them: by the Q8 weights for 8 bits, by the double kernel above). */
 static gchar *
 gst_cl_gaussian_tuning_case (GstClBaseFilter * base)
 {
   GstClGaussian *self = GST_CL_GAUSSIAN (base);
   guint16 w[GST_CL_GAUSSIAN_MAX_RADIUS + 1];
+  gfloat wf[GST_CL_GAUSSIAN_MAX_RADIUS + 1];
+  gboolean binomial;
   guint radius;
   gdouble sigma;
 
@@ -285,10 +376,163 @@ gst_cl_gaussian_tuning_case (GstClBaseFilter * base)
   radius = self->radius;
   sigma = self->sigma;
   GST_OBJECT_UNLOCK (self);
-  radius = gst_cl_gaussian_weights (radius, sigma, w);
-  if (radius == 1 && w[0] == 128 && w[1] == 64)
+  if (self->wide) {
+    radius = gaussian_weights_float (radius, sigma, wf, &binomial);
+  } else {
+    radius = gst_cl_gaussian_weights (radius, sigma, w);
+    binomial = radius == 1 && w[0] == 128 && w[1] == 64;
+  }
+  if (binomial)
     return g_strdup ("3x3");
   return g_strdup_printf ("radius=%u", radius);
+}
+
+/* Formats of more than 8 bits (kernels/gaussian.cl, "More than 8 bits per
+ * sample"): the exact 3x3 binomial where the double kernel is [1 2 1] / 4,
+ * else the float kernels: strips of rows through a row of local memory on
+ * CPUs, a one-pass tile on GPUs, two passes through a float plane where
+ * neither fits local memory, two passes for images. Every choice computes
+ * the same float operations in the same order, so tunings and memory kinds
+ * give identical output. */
+static gboolean
+process_wide (GstClGaussian * self, const GstClPlane * src,
+    const GstClPlane * dst, cl_event * events, guint * n_events,
+    GError ** error)
+{
+  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
+  GstClDevice *device = gst_cl_base_filter_get_device (base);
+  const cl_int shift = src->shift;
+  const cl_uint wmask = ((1u << src->depth) - 1) << src->shift;
+  cl_int r = self->radius_in_use;
+  GstClLaunch l;
+
+  if (src->is_image) {
+    gst_cl_base_filter_launch_shape (base, src, FALSE, &l);
+    if (self->exact_binomial)
+      return gst_cl_set_args (self->k3_image, error, GST_CL_ARG (src->mem),
+          GST_CL_ARG (dst->mem), GST_CL_ARG (src->width),
+          GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+          GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
+          GST_CL_ARG (shift), GST_CL_ARG (wmask), GST_CL_ARGS_END)
+          && gst_cl_base_filter_enqueue (base, self->k3_image, &l, events,
+          n_events, error);
+    /* one texel a pixel (CL_R, or CL_RGBA for RGBA64_LE): step is 1 */
+    g_assert (src->step == 1);
+    return ensure_tmp (self, (gsize) src->width * src->height * 16, error)
+        && gst_cl_set_args (self->k_vpass_image16, error,
+        GST_CL_ARG (src->mem), GST_CL_ARG (self->tmp),
+        GST_CL_ARG (src->width), GST_CL_ARG (src->height),
+        GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
+        GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r), GST_CL_ARG (wmask),
+        GST_CL_ARGS_END)
+        && gst_cl_base_filter_enqueue (base, self->k_vpass_image16, &l,
+        events, n_events, error)
+        && gst_cl_set_args (self->k_hpass_image16, error,
+        GST_CL_ARG (self->tmp), GST_CL_ARG (src->mem), GST_CL_ARG (dst->mem),
+        GST_CL_ARG (src->width), GST_CL_ARG (src->height),
+        GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
+        GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r), GST_CL_ARG (shift),
+        GST_CL_ARG (wmask), GST_CL_ARGS_END)
+        && gst_cl_base_filter_enqueue (base, self->k_hpass_image16, &l,
+        events, n_events, error);
+  }
+
+  if (self->exact_binomial) {
+    gst_cl_base_filter_launch_shape (base, src, TRUE, &l);
+    return gst_cl_set_args (self->k3_buffer16, error, GST_CL_ARG (src->mem),
+        GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+        GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
+        GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+        GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
+        GST_CL_ARG (shift), GST_CL_ARG (wmask), GST_CL_ARGS_END)
+        && gst_cl_base_filter_enqueue (base, self->k3_buffer16, &l, events,
+        n_events, error);
+  }
+
+  if (gst_cl_base_filter_uses_strips (base)) {
+    gsize scratch;
+    gst_cl_base_filter_launch_shape (base, src, TRUE, &l);
+    scratch = (gsize) (l.chunk + 2 * r * src->step) * sizeof (gfloat) *
+        l.local[0];
+    if (scratch <= device->local_mem_size)
+      return gst_cl_set_args (self->k_fused16, error, GST_CL_ARG (src->mem),
+          GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+          GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
+          GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+          GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
+          GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r),
+          GST_CL_ARG (shift), GST_CL_ARG (wmask), GST_CL_ARG_LOCAL (scratch),
+          GST_CL_ARGS_END)
+          && gst_cl_base_filter_enqueue (base, self->k_fused16, &l, events,
+          n_events, error);
+    GST_LOG_OBJECT (self, "row scratch of %" G_GSIZE_FORMAT " bytes exceeds "
+        "local memory: two passes", scratch);
+  }
+
+  /* GPU shape: one pass through a tile in local memory where it fits and
+   * a work-item covers one unit of a row (pixels-per-item unset); with
+   * the automatic rows per group, fewer rows where 16 do not fit (the
+   * halo of a large radius of four-sample pixels) */
+  gst_cl_base_filter_launch_shape (base, src, FALSE, &l);
+  if (!gst_cl_base_filter_uses_strips (base) && l.chunk == 1) {
+    gsize group = l.group_auto ? MIN (TILE16_GROUP,
+        device->max_work_group_size) : l.local[0];
+    gsize rows = l.rows_auto ? TILE_ROWS : (gsize) l.rows;
+    /* radius pixels each side, rounded up to a work-item's 4 samples */
+    cl_int halo = ((gsize) r * src->step + 3) / 4 * 4;
+    gsize tw4 = group + (gsize) halo / 2;
+    gsize bytes;
+
+    for (;;) {
+      bytes = (rows + 2 * r) * tw4 * 8 + rows * tw4 * 16;
+      if (bytes <= device->local_mem_size || !l.rows_auto || rows == 1)
+        break;
+      rows /= 2;
+    }
+    if (bytes <= device->local_mem_size) {
+      cl_int trows = rows;
+      GstClLaunch t = l;
+      t.local[0] = group;
+      t.local[1] = 1;
+      t.global[0] = (src->units + 4 * group - 1) / (4 * group) * group;
+      t.global[1] = (src->height + rows - 1) / rows;
+      return gst_cl_set_args (self->k_tile16, error, GST_CL_ARG (src->mem),
+          GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+          GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
+          GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+          GST_CL_ARG (src->alpha), GST_CL_ARG (trows),
+          GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r), GST_CL_ARG (halo),
+          GST_CL_ARG (shift), GST_CL_ARG (wmask),
+          GST_CL_ARG_LOCAL ((rows + 2 * r) * tw4 * 8),
+          GST_CL_ARG_LOCAL (rows * tw4 * 16), GST_CL_ARGS_END)
+          && gst_cl_base_filter_enqueue (base, self->k_tile16, &t, events,
+          n_events, error);
+    }
+    GST_LOG_OBJECT (self, "a tile of %" G_GSIZE_FORMAT " bytes exceeds "
+        "local memory: two passes", bytes);
+  }
+
+  /* two passes through a float plane */
+  {
+    cl_int tstride = src->units;
+    return ensure_tmp (self, (gsize) src->units * src->height * 4, error)
+        && gst_cl_set_args (self->k_vpass16, error, GST_CL_ARG (src->mem),
+        GST_CL_ARG (src->stride), GST_CL_ARG (self->tmp), GST_CL_ARG (tstride),
+        GST_CL_ARG (src->units), GST_CL_ARG (src->height), GST_CL_ARG (l.chunk),
+        GST_CL_ARG (l.rows), GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r),
+        GST_CL_ARG (wmask), GST_CL_ARGS_END)
+        && gst_cl_base_filter_enqueue (base, self->k_vpass16, &l, events,
+        n_events, error)
+        && gst_cl_set_args (self->k_hpass16, error, GST_CL_ARG (self->tmp),
+        GST_CL_ARG (tstride), GST_CL_ARG (src->mem), GST_CL_ARG (src->stride),
+        GST_CL_ARG (dst->mem), GST_CL_ARG (dst->stride),
+        GST_CL_ARG (src->units), GST_CL_ARG (src->height),
+        GST_CL_ARG (src->step), GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk),
+        GST_CL_ARG (l.rows), GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r),
+        GST_CL_ARG (shift), GST_CL_ARG (wmask), GST_CL_ARGS_END)
+        && gst_cl_base_filter_enqueue (base, self->k_hpass16, &l, events,
+        n_events, error);
+  }
 }
 
 static gboolean
@@ -304,17 +548,21 @@ gst_cl_gaussian_process (GstClBaseFilter * base, const GstClPlane * src,
 
   if (!update_weights (self, error))
     return FALSE;
+  if (GST_CL_PLANE_IS_WIDE (src))
+    return process_wide (self, src, dst, events, n_events, error);
   r = self->radius_in_use;
   binomial = r == 1 && self->weights[0] == 128 && self->weights[1] == 64;
 
   if (src->is_image) {
+    const cl_int shift = 0;
+    const cl_uint wmask = 0xff;
     gst_cl_base_filter_launch_shape (base, src, FALSE, &l);
     if (binomial)
       return gst_cl_set_args (self->k3_image, error, GST_CL_ARG (src->mem),
           GST_CL_ARG (dst->mem), GST_CL_ARG (src->width),
           GST_CL_ARG (src->height), GST_CL_ARG (src->step),
           GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
-          GST_CL_ARGS_END)
+          GST_CL_ARG (shift), GST_CL_ARG (wmask), GST_CL_ARGS_END)
           && gst_cl_base_filter_enqueue (base, self->k3_image, &l, events,
           n_events, error);
     return ensure_tmp (self, (gsize) src->units * src->height * 8, error)

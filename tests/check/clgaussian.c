@@ -34,6 +34,7 @@ typedef struct
 {
   gint radius;
   gint k[129];
+  gdouble f[129];               /* the taps in double, before rounding */
 } RefKernel;
 
 static RefKernel
@@ -63,6 +64,7 @@ ref_kernel (guint radius, gdouble sigma)
     for (i = 0; i < n; i++)
       f[i] /= total;
   }
+  memcpy (rk.f, f, n * sizeof (gdouble));
   for (i = 0; i < (gint) radius; i++) {
     gdouble v = f[i] * 256 + err;
     gint q = (gint) nearbyint (v);
@@ -540,6 +542,362 @@ GST_START_TEST (test_short_buffer_dropped)
 
 GST_END_TEST;
 
+/* --- formats of more than 8 bits ----------------------------------------- */
+
+/* The reference of a whole plane 0 in D-bit levels, computed once per
+ * frame: the exact binomial in integers (@rk NULL), or OpenCV's separable
+ * kernel in double (vertical, then horizontal), rounded to nearest (v),
+ * and before rounding (exact). */
+typedef struct
+{
+  gint *v;
+  gdouble *exact;
+  gint width, step;
+} DeepRef;
+
+/* The float kernels stay within 0.03 levels of the double result (r up to
+ * 64, 16-bit noise and edges; the spec allows one level): a result more
+ * than 0.5 + DEEP_SLACK away from it was not rounded to nearest (floor
+ * instead, a wrong weight), though it may be within the one level. */
+#define DEEP_SLACK 0.1
+
+static gint
+deep_ref_value (const TestPlane * src, gint x, gint y, gint c, gpointer data)
+{
+  const DeepRef *d = data;
+  return d->v[((gsize) y * d->width + x) * d->step + c];
+}
+
+static DeepRef
+deep_ref_new (GstBuffer * buf, const GstVideoInfo * info, const RefKernel * rk)
+{
+  GstVideoFrame vf;
+  TestPlane s;
+  DeepRef d;
+  gint x, y, c, i, maxv;
+  gdouble *col;
+
+  fail_unless (gst_video_frame_map (&vf, info, buf, GST_MAP_READ));
+  s = test_plane (&vf, 0);
+  maxv = (1 << s.depth) - 1;
+  d.width = s.width;
+  d.step = s.step;
+  d.v = g_new0 (gint, (gsize) s.width * s.height * s.step);
+  d.exact = rk ? g_new0 (gdouble, (gsize) s.width * s.height * s.step) :
+      NULL;
+  col = g_new (gdouble, (gsize) s.width * s.step);
+  for (y = 0; y < s.height; y++) {
+    if (!rk) {
+      for (x = 0; x < s.width; x++)
+        for (c = 0; c < s.step; c++) {
+          gint j, sum = 0;
+          for (j = -1; j <= 1; j++)
+            for (i = -1; i <= 1; i++)
+              sum += (2 - ABS (i)) * (2 - ABS (j)) * test_value (&s,
+                  clampi (x + i, 0, s.width - 1),
+                  clampi (y + j, 0, s.height - 1), c);
+          d.v[((gsize) y * s.width + x) * s.step + c] = (sum + 8) >> 4;
+        }
+      continue;
+    }
+    /* vertical sums of this row's columns, then the horizontal pass */
+    for (x = 0; x < s.width; x++)
+      for (c = 0; c < s.step; c++) {
+        gdouble acc = 0;
+        for (i = -rk->radius; i <= rk->radius; i++)
+          acc += rk->f[i + rk->radius] * test_value (&s, x,
+              clampi (y + i, 0, s.height - 1), c);
+        col[x * s.step + c] = acc;
+      }
+    for (x = 0; x < s.width; x++)
+      for (c = 0; c < s.step; c++) {
+        gdouble acc = 0;
+        for (i = -rk->radius; i <= rk->radius; i++)
+          acc += rk->f[i + rk->radius] *
+              col[clampi (x + i, 0, s.width - 1) * s.step + c];
+        d.v[((gsize) y * s.width + x) * s.step + c] =
+            clampi ((gint) floor (acc + 0.5), 0, maxv);
+        d.exact[((gsize) y * s.width + x) * s.step + c] = acc;
+      }
+  }
+  g_free (col);
+  gst_video_frame_unmap (&vf);
+  return d;
+}
+
+static const gchar *
+content_name (TestContent content)
+{
+  return content == CONTENT_RANDOM ? "random" :
+      content == CONTENT_STRUCTURED ? "structured" : "dirty";
+}
+
+/* The filtered samples (words) of plane 0 of @buf, for comparing outputs
+ * with each other. */
+static GByteArray *
+plane0_words (GstBuffer * buf, const GstVideoInfo * info)
+{
+  GstVideoFrame vf;
+  TestPlane p;
+  GByteArray *a = g_byte_array_new ();
+  gint y;
+
+  fail_unless (gst_video_frame_map (&vf, info, buf, GST_MAP_READ));
+  p = test_plane (&vf, 0);
+  for (y = 0; y < p.height; y++)
+    g_byte_array_append (a, p.data + (gsize) y * p.stride,
+        (guint) p.width * p.step * p.bytes);
+  gst_video_frame_unmap (&vf);
+  return a;
+}
+
+/* Beyond the one level: every filtered value of @out within
+ * 0.5 + DEEP_SLACK of the unrounded double result. Returns the number of
+ * samples further away (printing the first). */
+static guint
+check_rounding (GstBuffer * out, const GstVideoInfo * info,
+    const gchar * format, const DeepRef * ref, const gchar * what)
+{
+  const TestDeepFormat *deep = test_deep_format (format);
+  GstVideoFrame vf;
+  TestPlane p;
+  gint x, y, c;
+  guint bad = 0;
+
+  fail_unless (gst_video_frame_map (&vf, info, out, GST_MAP_READ));
+  p = test_plane (&vf, 0);
+  for (y = 0; y < p.height; y++)
+    for (x = 0; x < p.width; x++)
+      for (c = 0; c < p.step; c++) {
+        gdouble want = ref->exact[((gsize) y * p.width + x) * p.step + c];
+        gint got = test_value (&p, x, y, c);
+        if (c == deep->keep || fabs (got - want) <= 0.5 + DEEP_SLACK)
+          continue;
+        if (bad < 5)
+          GST_ERROR ("%s: %s at (%d,%d) sample %d: got %d, double result "
+              "%.4f", what, format, x, y, c, got, want);
+        bad++;
+      }
+  gst_video_frame_unmap (&vf);
+  return bad;
+}
+
+/* Filters one frame of a deep @format with harness @h and checks it
+ * against the binomial (@rk NULL, exact) or the double-precision Gaussian
+ * (within one level). Returns plane 0 of the output when @words is set. */
+static void
+check_deep (GstHarness * h, const gchar * format, gint w, gint ht,
+    TestContent content, gboolean padded, const RefKernel * rk,
+    const gchar * what, GByteArray ** words)
+{
+  GstVideoInfo info = test_info (format, w, ht);
+  TestFrame f = test_frame_new (&info, content, padded, w * 31 + ht +
+      content);
+  DeepRef ref = deep_ref_new (f.buffer, &f.info, rk);
+  GstBuffer *out = test_push_pull (h, &f);
+  guint bad;
+
+  fail_unless (out != NULL);
+  bad = test_compare_values (f.buffer, &f.info, out, &info, format,
+      deep_ref_value, &ref, rk ? 1 : 0, what);
+  fail_unless (bad == 0, "%s: %s %dx%d (%s, %s): %u samples differ", what,
+      format, w, ht, content_name (content),
+      padded ? "padded strides" : "default strides", bad);
+  if (rk) {
+    bad = check_rounding (out, &info, format, &ref, what);
+    fail_unless (bad == 0, "%s: %s %dx%d (%s): %u samples not rounded to "
+        "nearest", what, format, w, ht, content_name (content), bad);
+  }
+  if (words)
+    *words = plane0_words (out, &info);
+  g_free (ref.v);
+  g_free (ref.exact);
+  gst_buffer_unref (out);
+  gst_buffer_unref (f.buffer);
+}
+
+static const gint deep_sizes[][2] = {
+  {1, 1}, {2, 2}, {17, 5}, {35, 9}, {67, 3}, {130, 6}
+};
+
+/* The default is the exact binomial for every deep format, memory kind and
+ * size, on random, structured (0 and 2^D - 1 at the borders) and dirty
+ * content (bits outside the value set at random), default and padded
+ * strides; each harness goes through every size. */
+GST_START_TEST (test_deep_binomial_exact)
+{
+  const gchar *format = deep_formats[__i__].name;
+  guint m, s, c;
+
+  for (m = 0; memory_kinds[m]; m++) {
+    gchar *launch = g_strdup_printf ("clgaussian memory=%s", memory_kinds[m]);
+    GstHarness *h = harness_for (launch, format, 1, 1);
+    for (s = 0; s < G_N_ELEMENTS (deep_sizes); s++) {
+      set_caps (h, format, deep_sizes[s][0], deep_sizes[s][1]);
+      for (c = CONTENT_RANDOM; c <= CONTENT_DIRTY; c++)
+        check_deep (h, format, deep_sizes[s][0], deep_sizes[s][1], c,
+            FALSE, NULL, launch, NULL);
+      check_deep (h, format, deep_sizes[s][0], deep_sizes[s][1],
+          CONTENT_DIRTY, TRUE, NULL, launch, NULL);
+    }
+    gst_harness_teardown (h);
+    g_free (launch);
+  }
+}
+
+GST_END_TEST;
+
+/* Radius and sigma: within one level of the double-precision Gaussian,
+ * for every deep format and memory kind. */
+GST_START_TEST (test_deep_radius_sigma)
+{
+  static const struct
+  {
+    guint radius;
+    gdouble sigma;
+  } cases[] = {
+    {2, 0}, {7, 0}, {15, 0}, {1, 0.6}, {3, 1.0}, {7, 3.0}, {15, 5.0},
+    {0, 1.5}, {0, 0.2},
+  };
+  static const gint csizes[][2] = { {1, 1}, {2, 2}, {17, 5}, {35, 9},
+  {67, 3}
+  };
+  const gchar *format = deep_formats[__i__].name;
+  guint m, c, s;
+
+  for (m = 0; memory_kinds[m]; m++) {
+    for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+      RefKernel rk = ref_kernel (cases[c].radius, cases[c].sigma);
+      gchar *launch = g_strdup_printf ("clgaussian memory=%s radius=%u "
+          "sigma=%g", memory_kinds[m], cases[c].radius, cases[c].sigma);
+      GstHarness *h = harness_for (launch, format, 1, 1);
+      for (s = 0; s < G_N_ELEMENTS (csizes); s++) {
+        set_caps (h, format, csizes[s][0], csizes[s][1]);
+        check_deep (h, format, csizes[s][0], csizes[s][1], CONTENT_RANDOM,
+            s == 2, &rk, launch, NULL);
+        check_deep (h, format, csizes[s][0], csizes[s][1],
+            CONTENT_STRUCTURED, s == 3, &rk, launch, NULL);
+        check_deep (h, format, csizes[s][0], csizes[s][1], CONTENT_DIRTY,
+            FALSE, &rk, launch, NULL);
+      }
+      gst_harness_teardown (h);
+      g_free (launch);
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* Full HD frames of two formats, both memory kinds: 3x3 and radius 7. */
+GST_START_TEST (test_deep_hd)
+{
+  static const gchar *formats[] = { "P010_10LE", "RGBA64_LE" };
+  static const gchar *props[] = { "", "radius=7" };
+  const gchar *format = formats[__i__ / 2];
+  const gchar *mem = memory_kinds[__i__ % 2];
+  guint p;
+
+  for (p = 0; p < G_N_ELEMENTS (props); p++) {
+    RefKernel rk = ref_kernel (7, 0);
+    gchar *launch = g_strdup_printf ("clgaussian memory=%s %s", mem,
+        props[p]);
+    GstHarness *h = harness_for (launch, format, 1920, 1080);
+    check_deep (h, format, 1920, 1080, p ? CONTENT_STRUCTURED : CONTENT_DIRTY,
+        FALSE, p ? &rk : NULL, launch, NULL);
+    gst_harness_teardown (h);
+    g_free (launch);
+  }
+}
+
+GST_END_TEST;
+
+/* Every kernel shape and tuning value, and both memory kinds, give
+ * identical output, each within the reference's tolerance: the tuner may
+ * choose any of them. */
+GST_START_TEST (test_deep_tunings_identical)
+{
+  static const gchar *tunings[] = {
+    "memory=buffer", "memory=image", "kernel-shape=strips",
+    "kernel-shape=tiles",
+    "kernel-shape=strips rows-per-item=3 pixels-per-item=37",
+    "kernel-shape=strips work-group-size=4 rows-per-item=1",
+    "kernel-shape=tiles pixels-per-item=5 rows-per-item=7 work-group-size=16",
+    "kernel-shape=tiles work-group-size=1",
+    "kernel-shape=tiles rows-per-item=3 work-group-size=8",
+  };
+  /* 3x3; the GPU tile (radius 4); radius 11 with a sigma that leaves the
+   * outer taps a weight; radius 15 of four-sample pixels, whose 16-row
+   * tile does not fit 48 KiB of local memory */
+  static const guint radii[] = { 1, 4, 11, 15 };
+  static const gdouble sigmas[] = { 0, 0, 6.0, 0 };
+  static const gint tsizes[][2] = { {83, 29}, {1, 1}, {200, 37} };
+  static const gchar *formats[] = { "GRAY16_LE", "P010_10LE", "RGBA64_LE",
+    "I420_12LE"
+  };
+  const gchar *format = formats[__i__];
+  guint t, r, s;
+
+  for (r = 0; r < G_N_ELEMENTS (radii); r++) {
+    RefKernel rk = ref_kernel (radii[r], sigmas[r]);
+    GByteArray *first[G_N_ELEMENTS (tsizes)] = { NULL, };
+    for (t = 0; t < G_N_ELEMENTS (tunings); t++) {
+      gchar *launch = g_strdup_printf ("clgaussian radius=%u sigma=%g %s",
+          radii[r], sigmas[r], tunings[t]);
+      GstHarness *h = harness_for (launch, format, 1, 1);
+      for (s = 0; s < G_N_ELEMENTS (tsizes); s++) {
+        GByteArray *words;
+        set_caps (h, format, tsizes[s][0], tsizes[s][1]);
+        check_deep (h, format, tsizes[s][0], tsizes[s][1], CONTENT_DIRTY,
+            s == 0, r == 0 ? NULL : &rk, launch, &words);
+        if (!first[s]) {
+          first[s] = words;
+          continue;
+        }
+        fail_unless (words->len == first[s]->len &&
+            memcmp (words->data, first[s]->data, words->len) == 0,
+            "%s: %s %dx%d differs from \"%s\"", launch, format,
+            tsizes[s][0], tsizes[s][1], tunings[0]);
+        g_byte_array_unref (words);
+      }
+      gst_harness_teardown (h);
+      g_free (launch);
+    }
+    for (s = 0; s < G_N_ELEMENTS (tsizes); s++)
+      g_byte_array_unref (first[s]);
+  }
+}
+
+GST_END_TEST;
+
+/* radius and sigma change between frames of a deep format. */
+GST_START_TEST (test_deep_properties_mid_stream)
+{
+  static const struct
+  {
+    guint radius;
+    gdouble sigma;
+  } steps[] = { {0, 0}, {5, 0}, {0, 2.0}, {1, 0}, {12, 3.0}, {0, 0} };
+  const gchar *mem = memory_kinds[__i__];
+  gchar *launch = g_strdup_printf ("clgaussian memory=%s", mem);
+  GstHarness *h = harness_for (launch, "P016_LE", 64, 40);
+  GstElement *e = gst_harness_find_element (h, "clgaussian");
+  guint s;
+
+  for (s = 0; s < G_N_ELEMENTS (steps); s++) {
+    RefKernel rk = ref_kernel (steps[s].radius, steps[s].sigma);
+    gboolean binomial = steps[s].radius <= 1 && steps[s].sigma == 0;
+    g_object_set (e, "radius", steps[s].radius, "sigma", steps[s].sigma,
+        NULL);
+    check_deep (h, "P016_LE", 64, 40, CONTENT_STRUCTURED, FALSE,
+        binomial ? NULL : &rk, launch, NULL);
+  }
+  gst_object_unref (e);
+  gst_harness_teardown (h);
+  g_free (launch);
+}
+
+GST_END_TEST;
+
 static Suite *
 clgaussian_suite (void)
 {
@@ -562,6 +920,13 @@ clgaussian_suite (void)
   tcase_add_test (tc, test_two_instances);
   tcase_add_test (tc, test_device_name_and_profiling);
   tcase_add_test (tc, test_short_buffer_dropped);
+  tcase_add_loop_test (tc, test_deep_binomial_exact, 0,
+      G_N_ELEMENTS (deep_formats) - 1);
+  tcase_add_loop_test (tc, test_deep_radius_sigma, 0,
+      G_N_ELEMENTS (deep_formats) - 1);
+  tcase_add_loop_test (tc, test_deep_hd, 0, 4);
+  tcase_add_loop_test (tc, test_deep_tunings_identical, 0, 4);
+  tcase_add_loop_test (tc, test_deep_properties_mid_stream, 0, 2);
   return s;
 }
 
