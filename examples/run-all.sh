@@ -50,6 +50,7 @@ run histogram-plot    $py examples/python/histogram-plot.py --output-dir "$out/h
 run auto-exposure     $py examples/python/auto-exposure.py --check --output-dir "$out/auto-exposure"
 run device-context    $py examples/python/device-context.py --device cpu --check
 run histogram-meta    $py examples/python/histogram-meta.py --check
+run histogram-meta-10 $py examples/python/histogram-meta.py --check --format P010_10LE --bins 1024
 
 echo
 echo "run-all: pictures and clips in $out/:"

@@ -9,6 +9,11 @@ instead of matching bus messages to buffers by timestamp.
 
     examples/python/histogram-meta.py                   # 10 frames, 8 bins
     examples/python/histogram-meta.py --frames 3 --bins 4 --check
+    examples/python/histogram-meta.py --format P010_10LE --bins 1024
+
+With a format of more than 8 bits (P010_10LE, what hardware decoders give
+for HDR video; I420_10LE, GRAY16_LE, RGBA64_LE...) the statistics are in
+that format's levels (0..1023 for 10 bits) and the field "depth" says so.
 
 --check (used by the test suite) also keeps the bus messages and fails
 unless every frame carried a meta equal to its message, field by field.
@@ -26,6 +31,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('--frames', type=int, default=10)
     ap.add_argument('--bins', type=int, default=8)
+    ap.add_argument('--format', default='RGBx',
+                    help='video format of the frames (default RGBx; e.g. '
+                    'P010_10LE, RGBA64_LE)')
     ap.add_argument('--check', action='store_true',
                     help='compare every meta with its bus message')
     args = ap.parse_args()
@@ -33,7 +41,7 @@ def main():
     Gst.init(None)
     pipe = Gst.parse_launch(
         f'videotestsrc num-buffers={args.frames} pattern=ball ! '
-        'video/x-raw,format=RGBx,width=320,height=240 ! '
+        f'video/x-raw,format={args.format},width=320,height=240 ! '
         f'clhistogram attach-meta=true channels=all bins={args.bins} '
         f'post-messages={"true" if args.check else "false"} ! '
         'appsink name=sink sync=false')
@@ -58,7 +66,8 @@ def main():
               f"median {s.get_value('median')[luma]:3d} "
               f"key {s.get_value('log-average')[luma]:.3f} "
               f"({s.get_value('depth')}-bit)  "
-              f"histogram {list(s.get_value('histogram')[luma])}")
+              + (f"histogram {list(s.get_value('histogram')[luma])}"
+                 if args.bins <= 32 else f"histogram of {args.bins} bins"))
     messages = []
     while True:     # before NULL, which flushes the bus
         msg = bus.pop_filtered(Gst.MessageType.ELEMENT)
