@@ -758,6 +758,9 @@ GST_START_TEST (test_deep_radius_sigma)
   } cases[] = {
     {2, 0}, {7, 0}, {15, 0}, {1, 0.6}, {3, 1.0}, {7, 3.0}, {15, 5.0},
     {0, 1.5}, {0, 0.2},
+    /* large radii: on GPUs the tile halves its rows, or gives way to two
+     * passes, when it does not fit local memory */
+    {33, 9.0}, {64, 0},
   };
   static const gint csizes[][2] = { {1, 1}, {2, 2}, {17, 5}, {35, 9},
   {67, 3}
