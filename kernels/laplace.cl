@@ -252,10 +252,12 @@ lap_rows (__global const uchar * src, int src_stride, __global uchar * dst,
   }
 }
 
+/* shift and maxv are 0 and 255 here: the arguments of laplace_buffer16,
+ * so that the host launches both kinds alike */
 __kernel void
 laplace_buffer (__global const uchar * src, int src_stride,
     __global uchar * dst, int dst_stride, int units, int height, int step,
-    int alpha, int chunk, int rows, int mode, int q)
+    int alpha, int chunk, int rows, int mode, int q, int shift, int maxv)
 {
   int x0, x1, y0, y1;
   if (!gst_cl_work_rect (units, height, chunk, rows, &x0, &x1, &y0, &y1))
@@ -808,10 +810,11 @@ lap_image (read_only image2d_t src, write_only image2d_t dst, int width,
   }
 }
 
+/* shift and maxv: 0 and 255, as for laplace_buffer */
 __kernel void
 laplace_image (read_only image2d_t src, write_only image2d_t dst,
     int width, int height, int step, int alpha, int chunk, int rows,
-    int mode, int q)
+    int mode, int q, int shift, int maxv)
 {
   lap_image (src, dst, width, height, step, alpha, chunk, rows, mode, q, 0,
       255, 0);

@@ -140,47 +140,40 @@ gst_cl_laplace_cleanup (GstClBaseFilter * base)
   release_kernel (&self->k_image16);
 }
 
-/* Formats of more than 8 bits: 16-bit samples whose values have src->depth
- * bits at bit src->shift (laplace_buffer16, laplace_image16), and a finer
- * strength, Q18: |L| reaches 8 * 65535, and Q14 would be off by up to 16
- * levels there. */
+/* Enqueues @k_buffer or @k_image over @src: the 8-bit kernels and the
+ * 16-bit ones ("16", formats of more than 8 bits) take the same arguments
+ * (the 8-bit ones get shift 0 and maxv 255). */
 static gboolean
-gst_cl_laplace_process_wide (GstClLaplace * self, const GstClPlane * src,
-    const GstClPlane * dst, cl_int m, gdouble strength, cl_event * events,
+gst_cl_laplace_launch (GstClLaplace * self, cl_kernel k_buffer,
+    cl_kernel k_image, const GstClPlane * src, const GstClPlane * dst,
+    cl_int m, cl_int q, cl_int shift, cl_int maxv, cl_event * events,
     guint * n_events, GError ** error)
 {
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
-  const cl_int q = (cl_int) lrint (CLAMP (strength, 0.0,
-          GST_CL_LAPLACE_MAX_STRENGTH) * STRENGTH_ONE_WIDE);
-  const cl_int shift = src->shift;
-  const cl_int maxv = (cl_int) ((1u << src->depth) - 1);
   GstClLaunch l;
-
-  GST_LOG_OBJECT (self, "mode %d, strength %g = %d/2^18, %d bits at bit %d",
-      m, strength, q, src->depth, shift);
 
   if (src->is_image) {
     gst_cl_base_filter_launch_shape (base, src, FALSE, &l);
-    return gst_cl_set_args (self->k_image16, error, GST_CL_ARG (src->mem),
+    return gst_cl_set_args (k_image, error, GST_CL_ARG (src->mem),
         GST_CL_ARG (dst->mem), GST_CL_ARG (src->width),
         GST_CL_ARG (src->height), GST_CL_ARG (src->step),
         GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
         GST_CL_ARG (m), GST_CL_ARG (q), GST_CL_ARG (shift),
         GST_CL_ARG (maxv), GST_CL_ARGS_END)
-        && gst_cl_base_filter_enqueue (base, self->k_image16, &l, events,
-        n_events, error);
+        && gst_cl_base_filter_enqueue (base, k_image, &l, events, n_events,
+        error);
   }
 
   gst_cl_base_filter_launch_shape (base, src, TRUE, &l);
-  return gst_cl_set_args (self->k_buffer16, error, GST_CL_ARG (src->mem),
+  return gst_cl_set_args (k_buffer, error, GST_CL_ARG (src->mem),
       GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
       GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
       GST_CL_ARG (src->height), GST_CL_ARG (src->step),
       GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
       GST_CL_ARG (m), GST_CL_ARG (q), GST_CL_ARG (shift), GST_CL_ARG (maxv),
       GST_CL_ARGS_END)
-      && gst_cl_base_filter_enqueue (base, self->k_buffer16, &l, events,
-      n_events, error);
+      && gst_cl_base_filter_enqueue (base, k_buffer, &l, events, n_events,
+      error);
 }
 
 static gboolean
@@ -189,45 +182,31 @@ gst_cl_laplace_process (GstClBaseFilter * base, const GstClPlane * src,
     GError ** error)
 {
   GstClLaplace *self = GST_CL_LAPLACE (base);
+  const gboolean wide = GST_CL_PLANE_IS_WIDE (src);
   GstClLaplaceMode mode;
   gdouble strength;
-  GstClLaunch l;
-  cl_int m, q;
+  cl_int m, q, maxv;
 
   GST_OBJECT_LOCK (self);
   mode = self->mode;
   strength = self->strength;
   GST_OBJECT_UNLOCK (self);
 
+  /* formats of more than 8 bits: a finer strength, Q18, since |L| reaches
+   * 8 * 65535 there and Q14 would be off by up to 16 levels */
   m = mode;
-  if (GST_CL_PLANE_IS_WIDE (src))
-    return gst_cl_laplace_process_wide (self, src, dst, m, strength, events,
-        n_events, error);
-
   q = (cl_int) lrint (CLAMP (strength, 0.0, GST_CL_LAPLACE_MAX_STRENGTH) *
-      STRENGTH_ONE);
-  GST_LOG_OBJECT (self, "mode %d, strength %g = %d/16384", m, strength, q);
+      (wide ? STRENGTH_ONE_WIDE : STRENGTH_ONE));
+  maxv = (cl_int) ((1u << src->depth) - 1);
+  GST_LOG_OBJECT (self, "mode %d, strength %g = %d/%d, %d bits at bit %d",
+      m, strength, q, wide ? STRENGTH_ONE_WIDE : STRENGTH_ONE, src->depth,
+      src->shift);
 
-  if (src->is_image) {
-    gst_cl_base_filter_launch_shape (base, src, FALSE, &l);
-    return gst_cl_set_args (self->k_image, error, GST_CL_ARG (src->mem),
-        GST_CL_ARG (dst->mem), GST_CL_ARG (src->width),
-        GST_CL_ARG (src->height), GST_CL_ARG (src->step),
-        GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
-        GST_CL_ARG (m), GST_CL_ARG (q), GST_CL_ARGS_END)
-        && gst_cl_base_filter_enqueue (base, self->k_image, &l, events,
-        n_events, error);
-  }
-
-  gst_cl_base_filter_launch_shape (base, src, TRUE, &l);
-  return gst_cl_set_args (self->k_buffer, error, GST_CL_ARG (src->mem),
-      GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
-      GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
-      GST_CL_ARG (src->height), GST_CL_ARG (src->step),
-      GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
-      GST_CL_ARG (m), GST_CL_ARG (q), GST_CL_ARGS_END)
-      && gst_cl_base_filter_enqueue (base, self->k_buffer, &l, events,
-      n_events, error);
+  if (wide)
+    return gst_cl_laplace_launch (self, self->k_buffer16, self->k_image16,
+        src, dst, m, q, src->shift, maxv, events, n_events, error);
+  return gst_cl_laplace_launch (self, self->k_buffer, self->k_image, src, dst,
+      m, q, 0, maxv, events, n_events, error);
 }
 
 /* ------------------------------------------------------------------------ */
