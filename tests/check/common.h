@@ -263,6 +263,27 @@ test_plane (GstVideoFrame * vf, guint plane)
   return t;
 }
 
+/* The planes after the first of @in and @out, row by row: each changed
+ * row adds one to @bad (the first ones are printed). Returns @bad. */
+static guint
+test_other_planes_unchanged (GstVideoFrame * in, GstVideoFrame * out,
+    const gchar * format, const gchar * what, guint bad)
+{
+  guint p;
+  gint y;
+  for (p = 1; p < GST_VIDEO_FRAME_N_PLANES (in); p++) {
+    TestPlane a = test_plane (in, p), b = test_plane (out, p);
+    for (y = 0; y < a.height; y++)
+      if (memcmp (a.data + (gsize) y * a.stride, b.data + (gsize) y *
+              b.stride, (gsize) a.width * a.step * a.bytes) != 0) {
+        if (bad < 5)
+          GST_ERROR ("%s: %s plane %u row %d changed", what, format, p, y);
+        bad++;
+      }
+  }
+  return bad;
+}
+
 /* The value of sample @c of pixel (@x, @y) of @p, in its depth's levels
  * (bits outside them ignored), for any format. */
 static G_GNUC_UNUSED gint
@@ -304,7 +325,7 @@ test_compare_values (GstBuffer * inbuf, const GstVideoInfo * in_info,
   GstVideoFrame in, out;
   TestPlane s, d;
   gint step, keep, x, y, c;
-  guint p, bad = 0;
+  guint bad = 0;
 
   if (deep) {
     step = deep->step;
@@ -339,16 +360,7 @@ test_compare_values (GstBuffer * inbuf, const GstVideoInfo * in_info,
           bad++;
         }
       }
-  for (p = 1; p < GST_VIDEO_FRAME_N_PLANES (&in); p++) {
-    TestPlane a = test_plane (&in, p), b = test_plane (&out, p);
-    for (y = 0; y < a.height; y++)
-      if (memcmp (a.data + (gsize) y * a.stride, b.data + (gsize) y *
-              b.stride, (gsize) a.width * a.step * a.bytes) != 0) {
-        if (bad < 5)
-          GST_ERROR ("%s: %s plane %u row %d changed", what, format, p, y);
-        bad++;
-      }
-  }
+  bad = test_other_planes_unchanged (&in, &out, format, what, bad);
   gst_video_frame_unmap (&out);
   gst_video_frame_unmap (&in);
   return bad;
@@ -369,7 +381,7 @@ test_compare (GstBuffer * inbuf, const GstVideoInfo * in_info,
   GstVideoFrame in, out;
   TestPlane s, d;
   gint step, keep, x, y, c;
-  guint p, bad = 0;
+  guint bad = 0;
 
   test_format_pixel (format, &step, &keep);
   fail_unless (gst_video_frame_map (&in, in_info, inbuf, GST_MAP_READ));
@@ -390,16 +402,7 @@ test_compare (GstBuffer * inbuf, const GstVideoInfo * in_info,
           bad++;
         }
       }
-  for (p = 1; p < GST_VIDEO_FRAME_N_PLANES (&in); p++) {
-    TestPlane a = test_plane (&in, p), b = test_plane (&out, p);
-    for (y = 0; y < a.height; y++)
-      if (memcmp (a.data + (gsize) y * a.stride, b.data + (gsize) y *
-              b.stride, a.width * a.step) != 0) {
-        if (bad < 5)
-          GST_ERROR ("%s: %s plane %u row %d changed", what, format, p, y);
-        bad++;
-      }
-  }
+  bad = test_other_planes_unchanged (&in, &out, format, what, bad);
   gst_video_frame_unmap (&out);
   gst_video_frame_unmap (&in);
   return bad;
