@@ -91,14 +91,21 @@ gst_cl_alpha_mask16 (int alpha, int step)
     11 + s, 12 + s, 13 + s, 14 + s, 15 + s)
 #endif
 
-#ifndef GST_CL_CPU
-/* GPUs: the 16 bytes at x of a row (x and the row 16-byte aligned, with 4
- * bytes readable on each side) and the 16 bytes `step` (1 to 4) before and
- * after them, from one aligned 16-byte load and the aligned words beside it
- * (cache hits when neighbouring work-items load them as their own), the
- * shifted bytes by 64-bit shifts of word pairs. Unaligned vector loads
- * become byte loads on NVIDIA's compiler; shuffle2 with a computed mask is
- * slower still (docs/performance.md). */
+/* GPUs: the 8 bytes at x of a row (x, the row and `units` multiples of 8)
+ * as two words *centre, and the 8 bytes `step` (1 to 4) before and after
+ * them, *left and *right, from one aligned 8-byte load and the aligned
+ * words beside it (cache hits: the neighbouring work-items load them as
+ * their own), the shifted bytes by 64-bit shifts of word pairs. At the
+ * ends of the row the edge pixel is replicated: the word before the row is
+ * the first word moved up by 4 - step bytes (its top `step` bytes are the
+ * first pixel), the word after it the last word moved down (its low `step`
+ * bytes are the last pixel, which ends the row since units is a multiple
+ * of 4).
+ * Why 8 bytes: unaligned vector loads become byte loads on NVIDIA's
+ * compiler, shuffle2 with a computed mask is slower still, and a work-item
+ * of 8 bytes walking down 4 rows gave 83-91 % of the H100's best copy at
+ * 4K and 8K where one of 16 bytes gave 21-44 % and one of 4 bytes 71-76 %
+ * (docs/performance.md). */
 inline uint
 gst_cl_from_before (uint before, uint word, int step)
 {
@@ -112,31 +119,18 @@ gst_cl_from_after (uint word, uint after, int step)
 }
 
 inline void
-gst_cl_load_aligned16 (const __global uchar * row, int x, int step,
-    uchar16 * left, uchar16 * centre, uchar16 * right)
+gst_cl_load_aligned8 (const __global uchar * row, int x, int units,
+    int step, uint2 * left, uint2 * centre, uint2 * right)
 {
-  const uint4 c = *(const __global uint4 *) (row + x);
-  const uint before = *(const __global uint *) (row + x - 4);
-  const uint after = *(const __global uint *) (row + x + 16);
-  *left = as_uchar16 ((uint4) (gst_cl_from_before (before, c.x, step),
-          gst_cl_from_before (c.x, c.y, step),
-          gst_cl_from_before (c.y, c.z, step),
-          gst_cl_from_before (c.z, c.w, step)));
-  *centre = as_uchar16 (c);
-  *right = as_uchar16 ((uint4) (gst_cl_from_after (c.x, c.y, step),
-          gst_cl_from_after (c.y, c.z, step),
-          gst_cl_from_after (c.z, c.w, step),
-          gst_cl_from_after (c.w, after, step)));
+  const uint2 c = *(const __global uint2 *) (row + x);
+  const uint before = x > 0 ? *(const __global uint *) (row + x - 4) :
+      c.x << (8 * (4 - step));
+  const uint after = x + 8 < units ? *(const __global uint *) (row + x + 8) :
+      c.y >> (8 * (4 - step));
+  *left = (uint2) (gst_cl_from_before (before, c.x, step),
+      gst_cl_from_before (c.x, c.y, step));
+  *centre = c;
+  *right = (uint2) (gst_cl_from_after (c.x, c.y, step),
+      gst_cl_from_after (c.y, after, step));
 }
 
-/* Whether a work-item's chunk [x0, x0 + chunk) can use it: one aligned
- * 16-byte column with 4 bytes on each side, in aligned rows. */
-inline int
-gst_cl_aligned16_ok (const __global uchar * src, int src_stride,
-    const __global uchar * dst, int dst_stride, int x0, int chunk, int units)
-{
-  return chunk == 16 && x0 >= 4 && x0 + 20 <= units &&
-      ((src_stride | dst_stride) & 15) == 0 &&
-      (((size_t) src | (size_t) dst) & 15) == 0;
-}
-#endif

@@ -146,59 +146,6 @@ g3_vector2 (const __global uchar * a, const __global uchar * b,
   STORE_UC16 (o2 + x, bitselect (r2, convert_uchar16 (cm), amask));
 }
 
-#ifndef GST_CL_CPU
-/* GPUs, rows 16-byte aligned: a work-item owns one aligned 16-byte column
- * of `rows` rows and walks down it, keeping the horizontal sums of three
- * rows; each row's neighbours come from gst_cl_load_aligned16 (common.cl),
- * not from unaligned vector loads (which NVIDIA's compiler splits into
- * byte loads: 12 of them per byte pair of rows before). */
-/* The horizontal sums l + 2c + r of the 16 bytes as 16-bit lanes packed
- * two to a word, even bytes in *even, odd bytes in *odd: at most 1020 a
- * lane, and the vertical sum below at most 4088, so no lane carries into
- * the next. Four bytes per 32-bit operation where byte vectors would cost
- * a conversion per lane. */
-#define G3_LO 0x00ff00ffu
-inline void
-g3_hsum_aligned (const __global uchar * row, int x, int step, uint4 * even,
-    uint4 * odd, uint4 * centre)
-{
-  uchar16 l, c, r;
-  gst_cl_load_aligned16 (row, x, step, &l, &c, &r);
-  const uint4 lw = as_uint4 (l), cw = as_uint4 (c), rw = as_uint4 (r);
-  *even = (lw & G3_LO) + ((cw & G3_LO) << 1) + (rw & G3_LO);
-  *odd = ((lw >> 8) & G3_LO) + (((cw >> 8) & G3_LO) << 1) +
-      ((rw >> 8) & G3_LO);
-  *centre = cw;
-}
-
-inline void
-g3_walk_aligned (__global const uchar * src, int src_stride,
-    __global uchar * dst, int dst_stride, int height, int step, int x,
-    int y0, int y1, uchar16 amask)
-{
-  const uint4 keep = as_uint4 (amask);
-  uint4 e0, o0, e1, o1, e2, o2, c0, c1, c2;
-  g3_hsum_aligned (src + (size_t) max (y0 - 1, 0) * src_stride, x, step,
-      &e0, &o0, &c0);
-  g3_hsum_aligned (src + (size_t) y0 * src_stride, x, step, &e1, &o1, &c1);
-  for (int y = y0; y < y1; y++) {
-    g3_hsum_aligned (src + (size_t) min (y + 1, height - 1) * src_stride, x,
-        step, &e2, &o2, &c2);
-    /* (sum + 8) >> 4 in each 16-bit lane */
-    const uint4 se = e0 + (e1 << 1) + e2 + (uint4) (0x00080008u);
-    const uint4 so = o0 + (o1 << 1) + o2 + (uint4) (0x00080008u);
-    const uint4 res = ((se >> 4) & G3_LO) | (((so >> 4) & G3_LO) << 8);
-    *(__global uint4 *) (dst + (size_t) y * dst_stride + x) =
-        bitselect (res, c1, keep);
-    e0 = e1;
-    o0 = o1;
-    e1 = e2;
-    o1 = o2;
-    c1 = c2;
-  }
-}
-#endif
-
 __kernel void
 gaussian3_buffer (__global const uchar * src, int src_stride,
     __global uchar * dst, int dst_stride, int units, int height, int step,
@@ -214,15 +161,6 @@ gaussian3_buffer (__global const uchar * src, int src_stride,
    * size whenever there is an alpha byte. */
   const int vlo = max (x0, step);
   const int vhi = min (x1, units - step) - 16;
-
-#ifndef GST_CL_CPU
-  if (gst_cl_aligned16_ok (src, src_stride, dst, dst_stride, x0, chunk,
-          units)) {
-    g3_walk_aligned (src, src_stride, dst, dst_stride, height, step, x0, y0,
-        y1, amask);
-    return;
-  }
-#endif
 
   /* pairs of rows: a quarter fewer loads, which pays on GPUs. On CPUs one
    * row at a time is faster on frames that come from memory (six streams of
@@ -274,6 +212,62 @@ gaussian3_buffer (__global const uchar * src, int src_stride,
     g3_vector (a, b, c, o, vhi, step, amask);
     if (vhi + 16 < x1)
       g3_scalar (a, b, c, o, vhi + 16, x1, step, alpha, units);
+  }
+}
+
+/* GPUs, 3x3 on rows whose stride and length are multiples of 8 (the host
+ * checks, gst_cl_launch_words8; every common width of 4-byte pixels, GRAY8
+ * and planes of widths that are multiples of 8): a work-item owns 8 bytes
+ * of `rows` rows and walks down them, keeping the horizontal sums of three rows, each row's
+ * neighbours from gst_cl_load_aligned8 (common.cl). The sums l + 2c + r of
+ * the 8 bytes are 16-bit lanes packed two to a word, even bytes in *even,
+ * odd bytes in *odd: at most 1020 a lane, and the vertical sum below at
+ * most 4088, so no lane carries into the next; four bytes per 32-bit
+ * operation where byte vectors would cost a conversion per lane. The
+ * arguments are gaussian3_buffer's (chunk is 8 here), so that the host
+ * launches both alike. */
+#define G3_LO 0x00ff00ffu
+inline void
+g3_hsum8 (const __global uchar * row, int x, int units, int step,
+    uint2 * even, uint2 * odd, uint2 * centre)
+{
+  uint2 l, c, r;
+  gst_cl_load_aligned8 (row, x, units, step, &l, &c, &r);
+  *even = (l & G3_LO) + ((c & G3_LO) << 1) + (r & G3_LO);
+  *odd = ((l >> 8) & G3_LO) + (((c >> 8) & G3_LO) << 1) + ((r >> 8) & G3_LO);
+  *centre = c;
+}
+
+__kernel void
+gaussian3_words8 (__global const uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, int units, int height, int step,
+    int alpha, int chunk, int rows)
+{
+  const int x = (int) get_global_id (0) * 8;
+  const int y0 = (int) get_global_id (1) * rows;
+  if (x >= units || y0 >= height)
+    return;
+  const int y1 = min (y0 + rows, height);
+  /* x is a multiple of 8, so of the pixel size wherever there is alpha */
+  const uint2 keep = as_uint2 (gst_cl_alpha_mask16 (alpha, step).lo);
+  uint2 e0, o0, e1, o1, e2, o2, c0, c1, c2;
+  g3_hsum8 (src + (size_t) max (y0 - 1, 0) * src_stride, x, units, step,
+      &e0, &o0, &c0);
+  g3_hsum8 (src + (size_t) y0 * src_stride, x, units, step, &e1, &o1, &c1);
+  for (int y = y0; y < y1; y++) {
+    g3_hsum8 (src + (size_t) min (y + 1, height - 1) * src_stride, x, units,
+        step, &e2, &o2, &c2);
+    /* (sum + 8) >> 4 in each 16-bit lane */
+    const uint2 se = e0 + (e1 << 1) + e2 + (uint2) (0x00080008u);
+    const uint2 so = o0 + (o1 << 1) + o2 + (uint2) (0x00080008u);
+    const uint2 res = ((se >> 4) & G3_LO) | (((so >> 4) & G3_LO) << 8);
+    *(__global uint2 *) (dst + (size_t) y * dst_stride + x) =
+        bitselect (res, c1, keep);
+    e0 = e1;
+    o0 = o1;
+    e1 = e2;
+    o1 = o2;
+    c1 = c2;
   }
 }
 

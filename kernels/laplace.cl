@@ -44,7 +44,8 @@ lap_apply (int c, int sum9, int mode, int q)
 
 /* ---------------------------------------------------------------------- */
 /* Buffers: one kernel for both device kinds, shaped by chunk and rows     */
-/* (whole rows per work-item on CPUs, 16 bytes x 2 rows on GPUs).          */
+/* (whole rows per work-item on CPUs, 16 bytes x 2 rows on GPUs; there    */
+/* laplace_words8 below where rows are of whole 8-byte words).             */
 
 inline uchar
 lap_sample (const __global uchar * a, const __global uchar * b,
@@ -170,43 +171,6 @@ lap_scalar (const __global uchar * a, const __global uchar * b,
   }
 }
 
-#ifndef GST_CL_CPU
-/* GPUs, rows 16-byte aligned: as g3_walk_aligned in gaussian.cl, a
- * work-item walks down one aligned 16-byte column keeping three rows of
- * horizontal sums, the neighbours from gst_cl_load_aligned16 (common.cl). */
-inline short16
-lap_hsum_aligned (const __global uchar * row, int x, int step,
-    uchar16 * centre)
-{
-  uchar16 l, r;
-  gst_cl_load_aligned16 (row, x, step, &l, centre, &r);
-  return convert_short16 (l) + convert_short16 (*centre) +
-      convert_short16 (r);
-}
-
-inline __attribute__ ((always_inline)) void
-lap_walk_aligned (__global const uchar * src, int src_stride,
-    __global uchar * dst, int dst_stride, int height, int step, int x,
-    int y0, int y1, uchar16 amask, const int variant, int q)
-{
-  uchar16 c0, c1, c2;
-  short16 h0 = lap_hsum_aligned (src + (size_t) max (y0 - 1, 0) *
-      src_stride, x, step, &c0);
-  short16 h1 = lap_hsum_aligned (src + (size_t) y0 * src_stride, x, step,
-      &c1);
-  for (int y = y0; y < y1; y++) {
-    const short16 h2 = lap_hsum_aligned (src + (size_t) min (y + 1,
-            height - 1) * src_stride, x, step, &c2);
-    *(__global uchar16 *) (dst + (size_t) y * dst_stride + x) =
-        bitselect (lap_finish (h0 + h1 + h2, convert_short16 (c1), variant,
-            q), c1, amask);
-    h0 = h1;
-    h1 = h2;
-    c1 = c2;
-  }
-}
-#endif
-
 inline __attribute__ ((always_inline)) void
 lap_rows (__global const uchar * src, int src_stride, __global uchar * dst,
     int dst_stride, int units, int height, int step, int alpha, int x0,
@@ -220,14 +184,6 @@ lap_rows (__global const uchar * src, int src_stride, __global uchar * dst,
   const int vlo = max (x0, step);
   const int vhi = min (x1, units - step) - 16;
 
-#ifndef GST_CL_CPU
-  if (gst_cl_aligned16_ok (src, src_stride, dst, dst_stride, x0, x1 - x0,
-          units) && x1 - x0 == 16) {
-    lap_walk_aligned (src, src_stride, dst, dst_stride, height, step, x0,
-        y0, y1, amask, variant, q);
-    return;
-  }
-#endif
   for (int y = y0; y < y1; y++) {
     const __global uchar *a = src + (size_t) max (y - 1, 0) * src_stride;
     const __global uchar *b = src + (size_t) y * src_stride;
@@ -276,6 +232,77 @@ laplace_buffer (__global const uchar * src, int src_stride,
     else
       lap_rows (src, src_stride, dst, dst_stride, units, height, step, alpha,
           x0, x1, y0, y1, mode, q, LAP_I32_EDGES);
+  }
+}
+
+/* GPUs, rows of 8-byte words (gst_cl_launch_words8 on the host): as
+ * gaussian3_words8 in gaussian.cl, a work-item walks down 8 bytes of
+ * `rows` rows keeping three rows of horizontal sums l + c + r, each row's
+ * neighbours from gst_cl_load_aligned8 (common.cl). */
+inline short8
+lap_hsum8 (const __global uchar * row, int x, int units, int step,
+    uint2 * centre)
+{
+  uint2 l, r;
+  gst_cl_load_aligned8 (row, x, units, step, &l, centre, &r);
+  return convert_short8 (as_uchar8 (l)) + convert_short8 (as_uchar8 (*centre))
+      + convert_short8 (as_uchar8 (r));
+}
+
+inline __attribute__ ((always_inline)) void
+lap_words8 (__global const uchar * src, int src_stride, __global uchar * dst,
+    int dst_stride, int units, int height, int step, int alpha, int rows,
+    int q, const int variant)
+{
+  const int x = (int) get_global_id (0) * 8;
+  const int y0 = (int) get_global_id (1) * rows;
+  if (x >= units || y0 >= height)
+    return;
+  const int y1 = min (y0 + rows, height);
+  /* x is a multiple of 8, so of the pixel size wherever there is alpha */
+  const uchar8 keep = gst_cl_alpha_mask16 (alpha, step).lo;
+  uint2 c0, c1, c2;
+  short8 h0 = lap_hsum8 (src + (size_t) max (y0 - 1, 0) * src_stride, x,
+      units, step, &c0);
+  short8 h1 = lap_hsum8 (src + (size_t) y0 * src_stride, x, units, step,
+      &c1);
+  for (int y = y0; y < y1; y++) {
+    const short8 h2 = lap_hsum8 (src + (size_t) min (y + 1, height - 1) *
+        src_stride, x, units, step, &c2);
+    const uchar8 m = as_uchar8 (c1);
+    /* lap_finish's 16 lanes, the upper 8 unused (and dropped by the
+     * compiler): one arithmetic for both vector widths */
+    const uchar8 res = lap_finish ((short16) (h0 + h1 + h2, (short8) (0)),
+        (short16) (convert_short8 (m), (short8) (0)), variant, q).lo;
+    *(__global uint2 *) (dst + (size_t) y * dst_stride + x) =
+        as_uint2 (bitselect (res, m, keep));
+    h0 = h1;
+    h1 = h2;
+    c1 = c2;
+  }
+}
+
+/* The arguments are laplace_buffer's (chunk is 8 here), so that the host
+ * launches both alike. */
+__kernel void
+laplace_words8 (__global const uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, int units, int height, int step,
+    int alpha, int chunk, int rows, int mode, int q, int shift, int maxv)
+{
+  if (q == LAP_ONE) {
+    if (mode == LAP_MODE_SHARPEN)
+      lap_words8 (src, src_stride, dst, dst_stride, units, height, step,
+          alpha, rows, q, LAP_S16_SHARPEN);
+    else
+      lap_words8 (src, src_stride, dst, dst_stride, units, height, step,
+          alpha, rows, q, LAP_S16_EDGES);
+  } else {
+    if (mode == LAP_MODE_SHARPEN)
+      lap_words8 (src, src_stride, dst, dst_stride, units, height, step,
+          alpha, rows, q, LAP_I32_SHARPEN);
+    else
+      lap_words8 (src, src_stride, dst, dst_stride, units, height, step,
+          alpha, rows, q, LAP_I32_EDGES);
   }
 }
 

@@ -137,6 +137,21 @@ gst_cl_base_filter_launch_shape (GstClBaseFilter * self,
 }
 
 /**
+ * gst_cl_base_filter_launch_words8:
+ *
+ * gst_cl_launch_words8() with the tuning properties of the frame being
+ * filtered.
+ */
+gboolean
+gst_cl_base_filter_launch_words8 (GstClBaseFilter * self,
+    const GstClPlane * src, const GstClPlane * dst, GstClLaunch * launch)
+{
+  GstClBaseFilterPrivate *priv = PRIV (self);
+  return gst_cl_launch_words8 (&priv->frame_tuning, priv->device, src, dst,
+      launch);
+}
+
+/**
  * gst_cl_base_filter_enqueue:
  *
  * gst_cl_launch_enqueue() on the device's compute queue.

@@ -115,6 +115,8 @@ cl_command_queue gst_cl_base_filter_get_queue (GstClBaseFilter * self);
 gboolean gst_cl_base_filter_uses_strips (GstClBaseFilter * self);
 void gst_cl_base_filter_launch_shape (GstClBaseFilter * self,
     const GstClPlane * plane, gboolean vectors, GstClLaunch * launch);
+gboolean gst_cl_base_filter_launch_words8 (GstClBaseFilter * self,
+    const GstClPlane * src, const GstClPlane * dst, GstClLaunch * launch);
 gboolean gst_cl_base_filter_enqueue (GstClBaseFilter * self,
     cl_kernel kernel, const GstClLaunch * launch, cl_event * events,
     guint * n_events, GError ** error);

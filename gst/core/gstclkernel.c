@@ -10,6 +10,11 @@
 /* automatic work decomposition */
 #define STRIP_MAX_ROWS 16       /* rows per work-item in strips */
 #define TILE_GROUP_SIZE 64      /* work-group size of tiles */
+/* kernels of 8-byte words (gst_cl_launch_words8): the best of a sweep of
+ * rows 1-32 and groups of 32-256 on an H100, 4K and 8K GRAY8 and RGBA
+ * (docs/performance.md) */
+#define WORDS8_ROWS 4
+#define WORDS8_GROUP 128
 
 GType
 gst_cl_kernel_shape_get_type (void)
@@ -109,6 +114,43 @@ gst_cl_launch_shape (const GstClDecomposition * t, GstClDevice * device,
   launch->rows = rows;
   launch->rows_auto = t->rows_per_item == 0;
   launch->group_auto = t->work_group_size == 0;
+}
+
+/**
+ * gst_cl_launch_words8:
+ *
+ * The GPU kernels that take one 8-byte word of a row per work-item and
+ * walk down `rows` rows (gst_cl_load_aligned8 in kernels/common.cl): whether
+ * they fit @src and @dst (the tiles shape, no pixels-per-item set, 8-bit
+ * buffer planes whose row length and strides are multiples of 8), and then
+ * their decomposition: work-item (gx, gy) covers the bytes
+ * [8 gx, 8 gx + 8) of the rows [gy * rows, gy * rows + rows).
+ *
+ * Returns: FALSE where the general kernels must run instead
+ */
+gboolean
+gst_cl_launch_words8 (const GstClDecomposition * t, GstClDevice * device,
+    const GstClPlane * src, const GstClPlane * dst, GstClLaunch * launch)
+{
+  gsize rows, group, n;
+
+  if (gst_cl_tuning_uses_strips (t, device) || t->pixels_per_item ||
+      src->is_image || dst->is_image || src->sample_bytes != 1 ||
+      src->units < 8 || src->units % 8 || src->stride % 8 || dst->stride % 8)
+    return FALSE;
+  rows = t->rows_per_item ? t->rows_per_item : WORDS8_ROWS;
+  group = t->work_group_size ? t->work_group_size : WORDS8_GROUP;
+  group = MAX (1, MIN (group, device->max_work_group_size));
+  n = src->units / 8;
+  launch->global[0] = (n + group - 1) / group * group;
+  launch->global[1] = (src->height + rows - 1) / rows;
+  launch->local[0] = group;
+  launch->local[1] = 1;
+  launch->chunk = 8;
+  launch->rows = rows;
+  launch->rows_auto = t->rows_per_item == 0;
+  launch->group_auto = t->work_group_size == 0;
+  return TRUE;
 }
 
 /**

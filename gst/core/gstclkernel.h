@@ -64,6 +64,10 @@ gboolean gst_cl_tuning_uses_strips (const GstClDecomposition * tuning,
 void gst_cl_launch_shape (const GstClDecomposition * tuning, GstClDevice * device,
     const GstClPlane * plane, gboolean vectors, GstClLaunch * launch);
 
+gboolean gst_cl_launch_words8 (const GstClDecomposition * tuning,
+    GstClDevice * device, const GstClPlane * src, const GstClPlane * dst,
+    GstClLaunch * launch);
+
 gboolean gst_cl_launch_enqueue (cl_command_queue queue, cl_kernel kernel,
     const GstClLaunch * launch, cl_event * events, guint * n_events,
     GError ** error);

@@ -81,7 +81,7 @@ struct _GstClGaussian
   gboolean weights_valid;
   gboolean wide;                /* the caps have more than 8 bits a sample */
 
-  cl_kernel k3_buffer, k_fused, k_tile, k_vpass, k_hpass;
+  cl_kernel k3_buffer, k3_words8, k_fused, k_tile, k_vpass, k_hpass;
   cl_kernel k3_image, k_vpass_image, k_hpass_image;
   /* formats of more than 8 bits */
   cl_kernel k3_buffer16, k_fused16, k_tile16, k_vpass16, k_hpass16;
@@ -199,6 +199,8 @@ gst_cl_gaussian_setup (GstClBaseFilter * base, cl_program program,
   cl_int st;
 
   if (!(self->k3_buffer = gst_cl_kernel_new (program, "gaussian3_buffer", error))
+      || !(self->k3_words8 = gst_cl_kernel_new (program, "gaussian3_words8",
+              error))
       || !(self->k_fused = gst_cl_kernel_new (program, "gaussian_buffer_fused",
               error))
       || !(self->k_tile = gst_cl_kernel_new (program, "gaussian_buffer_tile",
@@ -266,6 +268,7 @@ gst_cl_gaussian_cleanup (GstClBaseFilter * base)
   GstClGaussian *self = GST_CL_GAUSSIAN (base);
 
   release_kernel (&self->k3_buffer);
+  release_kernel (&self->k3_words8);
   release_kernel (&self->k_fused);
   release_kernel (&self->k_tile);
   release_kernel (&self->k_vpass);
@@ -583,15 +586,19 @@ gst_cl_gaussian_process (GstClBaseFilter * base, const GstClPlane * src,
   }
 
   if (binomial) {
-    gst_cl_base_filter_launch_shape (base, src, TRUE, &l);
-    return gst_cl_set_args (self->k3_buffer, error, GST_CL_ARG (src->mem),
+    /* GPUs: 8-byte words of rows where they fit */
+    cl_kernel k = self->k3_words8;
+    if (!gst_cl_base_filter_launch_words8 (base, src, dst, &l)) {
+      k = self->k3_buffer;
+      gst_cl_base_filter_launch_shape (base, src, TRUE, &l);
+    }
+    return gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
         GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
         GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
         GST_CL_ARG (src->height), GST_CL_ARG (src->step),
         GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
         GST_CL_ARGS_END)
-        && gst_cl_base_filter_enqueue (base, self->k3_buffer, &l, events,
-        n_events, error);
+        && gst_cl_base_filter_enqueue (base, k, &l, events, n_events, error);
   }
 
   if (gst_cl_base_filter_uses_strips (base)) {

@@ -73,7 +73,7 @@ struct _GstClLaplace
   gdouble strength;
 
   /* streaming thread; the "16" kernels take formats of more than 8 bits */
-  cl_kernel k_buffer, k_image, k_buffer16, k_image16;
+  cl_kernel k_buffer, k_words8, k_image, k_buffer16, k_image16;
 };
 
 G_DEFINE_TYPE_WITH_CODE (GstClLaplace, gst_cl_laplace,
@@ -110,6 +110,8 @@ gst_cl_laplace_setup (GstClBaseFilter * base, cl_program program,
   GstClDevice *device = gst_cl_base_filter_get_device (base);
 
   if (!(self->k_buffer = gst_cl_kernel_new (program, "laplace_buffer", error))
+      || !(self->k_words8 = gst_cl_kernel_new (program, "laplace_words8",
+              error))
       || !(self->k_buffer16 = gst_cl_kernel_new (program, "laplace_buffer16",
               error)))
     return FALSE;
@@ -135,17 +137,20 @@ gst_cl_laplace_cleanup (GstClBaseFilter * base)
   GstClLaplace *self = GST_CL_LAPLACE (base);
 
   release_kernel (&self->k_buffer);
+  release_kernel (&self->k_words8);
   release_kernel (&self->k_image);
   release_kernel (&self->k_buffer16);
   release_kernel (&self->k_image16);
 }
 
-/* Enqueues @k_buffer or @k_image over @src: the 8-bit kernels and the
- * 16-bit ones ("16", formats of more than 8 bits) take the same arguments
- * (the 8-bit ones get shift 0 and maxv 255). */
+/* Enqueues @k_buffer, @k_words8 or @k_image over @src: the 8-bit kernels
+ * and the 16-bit ones ("16", formats of more than 8 bits) take the same
+ * arguments (the 8-bit ones get shift 0 and maxv 255). @k_words8: the GPU
+ * kernel of 8-byte words, used where gst_cl_launch_words8() fits (NULL
+ * for 16-bit samples). */
 static gboolean
 gst_cl_laplace_launch (GstClLaplace * self, cl_kernel k_buffer,
-    cl_kernel k_image, const GstClPlane * src, const GstClPlane * dst,
+    cl_kernel k_words8, cl_kernel k_image, const GstClPlane * src, const GstClPlane * dst,
     cl_int m, cl_int q, cl_int shift, cl_int maxv, cl_event * events,
     guint * n_events, GError ** error)
 {
@@ -164,7 +169,10 @@ gst_cl_laplace_launch (GstClLaplace * self, cl_kernel k_buffer,
         error);
   }
 
-  gst_cl_base_filter_launch_shape (base, src, TRUE, &l);
+  if (k_words8 && gst_cl_base_filter_launch_words8 (base, src, dst, &l))
+    k_buffer = k_words8;
+  else
+    gst_cl_base_filter_launch_shape (base, src, TRUE, &l);
   return gst_cl_set_args (k_buffer, error, GST_CL_ARG (src->mem),
       GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
       GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
@@ -203,10 +211,10 @@ gst_cl_laplace_process (GstClBaseFilter * base, const GstClPlane * src,
       src->shift);
 
   if (wide)
-    return gst_cl_laplace_launch (self, self->k_buffer16, self->k_image16,
-        src, dst, m, q, src->shift, maxv, events, n_events, error);
-  return gst_cl_laplace_launch (self, self->k_buffer, self->k_image, src, dst,
-      m, q, 0, maxv, events, n_events, error);
+    return gst_cl_laplace_launch (self, self->k_buffer16, NULL,
+        self->k_image16, src, dst, m, q, src->shift, maxv, events, n_events, error);
+  return gst_cl_laplace_launch (self, self->k_buffer, self->k_words8,
+      self->k_image, src, dst, m, q, 0, maxv, events, n_events, error);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -288,6 +288,47 @@ GST_START_TEST (test_tuning_and_paths)
 
 GST_END_TEST;
 
+/* The GPU kernel of 8-byte words (kernel-shape=tiles, rows of whole
+ * words, gst_cl_launch_words8): rows of one word and of a few (both ends of
+ * a row in one work-item), heights below and above rows-per-item, strides
+ * padded by whole words (the kernel) and by odd bytes (the general kernel),
+ * every pixel size (NV12's chroma: 2 bytes) and the kept padding byte. */
+static const gchar *words8_formats[] = { "GRAY8", "RGBA", "RGB", "NV12",
+  "I420", "BGRx"
+};
+
+GST_START_TEST (test_words8)
+{
+  static const gchar *tunings[] = {
+    "kernel-shape=tiles", "kernel-shape=tiles rows-per-item=1",
+    "kernel-shape=tiles rows-per-item=3 work-group-size=16",
+    "kernel-shape=tiles rows-per-item=16 work-group-size=1",
+  };
+  static const gint wsizes[][2] = { {8, 1}, {8, 3}, {16, 2}, {24, 17},
+    {64, 9}, {200, 37}
+  };
+  static const gint pads[] = { FALSE, TEST_PAD_ALIGNED, TRUE };
+  const gchar *format = words8_formats[__i__];
+  guint t, s, p;
+
+  for (t = 0; t < G_N_ELEMENTS (tunings); t++) {
+    gchar *launch = g_strdup_printf ("clgaussian memory=buffer %s",
+        tunings[t]);
+    GstHarness *h = harness_for (launch, format, 8, 1);
+    for (s = 0; s < G_N_ELEMENTS (wsizes); s++) {
+      set_caps (h, format, wsizes[s][0], wsizes[s][1]);
+      for (p = 0; p < G_N_ELEMENTS (pads); p++)
+        check_one (h, format, wsizes[s][0], wsizes[s][1],
+            p == 1 ? CONTENT_STRUCTURED : CONTENT_RANDOM, pads[p],
+            ref_binomial, NULL, launch);
+    }
+    gst_harness_teardown (h);
+    g_free (launch);
+  }
+}
+
+GST_END_TEST;
+
 /* Upstream is offered a pool of device frames (pinned staging on devices
  * that copy frames, forced here on POCL with GST_CL_ZERO_COPY=0; memory the
  * device reads in place elsewhere), and frames from it are filtered
@@ -917,6 +958,7 @@ clgaussian_suite (void)
   tcase_add_loop_test (tc, test_radius_sigma, 0, 5);
   tcase_add_test (tc, test_large_radius_hd);
   tcase_add_loop_test (tc, test_tuning_and_paths, 0, 10);
+  tcase_add_loop_test (tc, test_words8, 0, G_N_ELEMENTS (words8_formats));
   tcase_add_test (tc, test_image_equals_buffer);
   tcase_add_test (tc, test_pinned_pool);
   tcase_add_loop_test (tc, test_properties_mid_stream, 0, 2);

@@ -140,7 +140,10 @@ typedef struct
 
 /* Makes a frame of @caps_info's format and size. With @padded, rows get
  * extra bytes (an odd number) and planes gaps between them, described by
- * a GstVideoMeta. Padding bytes are filled with a marker. */
+ * a GstVideoMeta; with @padded TEST_PAD_ALIGNED the same in multiples of 8
+ * bytes (rows of whole 8-byte words stay so: the GPU kernels of
+ * gst_cl_launch_words8). Padding bytes are filled with a marker. */
+#define TEST_PAD_ALIGNED 2
 static TestFrame
 test_frame_new (const GstVideoInfo * caps_info, TestContent content,
     gboolean padded, guint32 seed)
@@ -162,9 +165,15 @@ test_frame_new (const GstVideoInfo * caps_info, TestContent content,
       rows = GST_VIDEO_INFO_COMP_HEIGHT (&f.info, comp[0]);
       /* a gap before each plane, and odd padding; 16-bit samples need
        * even offsets and strides (gst_cl_layout_check) */
-      offset += deep ? 14 + 16 * p : 13 + 16 * p;
-      f.info.offset[p] = offset;
-      f.info.stride[p] += deep ? 38 + 8 * p : 37 + 8 * p;
+      if (padded == TEST_PAD_ALIGNED) {
+        offset += 24 + 16 * p;
+        f.info.offset[p] = offset;
+        f.info.stride[p] = GST_ROUND_UP_8 (f.info.stride[p]) + 40 + 8 * p;
+      } else {
+        offset += deep ? 14 + 16 * p : 13 + 16 * p;
+        f.info.offset[p] = offset;
+        f.info.stride[p] += deep ? 38 + 8 * p : 37 + 8 * p;
+      }
       offset += (gsize) f.info.stride[p] * rows;
     }
     f.info.size = offset + 7;
