@@ -357,7 +357,15 @@ laplace_words8 (__global const uchar * src, int src_stride,
     __global uchar * dst, int dst_stride, int units, int height, int step,
     int alpha, int chunk, int rows, int mode, int q, int shift, int maxv)
 {
-  if (q == LAP_ONE) {
+  /* the default (strength 1, sharpening) with the pixel size a constant,
+   * as gaussian3_words8 does */
+  if (q == LAP_ONE && mode == LAP_MODE_SHARPEN && step == 4)
+    lap_words8 (src, src_stride, dst, dst_stride, units, height, 4, alpha,
+        rows, q, LAP_S16_SHARPEN);
+  else if (q == LAP_ONE && mode == LAP_MODE_SHARPEN && step == 1)
+    lap_words8 (src, src_stride, dst, dst_stride, units, height, 1, alpha,
+        rows, q, LAP_S16_SHARPEN);
+  else if (q == LAP_ONE) {
     if (mode == LAP_MODE_SHARPEN)
       lap_words8 (src, src_stride, dst, dst_stride, units, height, step,
           alpha, rows, q, LAP_S16_SHARPEN);
