@@ -914,8 +914,9 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
   g_object_class_install_property (gobject_class, PROP_WORK_GROUP_SIZE,
       g_param_spec_uint ("work-group-size", "Work-group size",
           "Tuning: work-items per work-group (0 = automatic: 1 in strips; "
-          "in tiles 64 (four bytes each in clgaussian's one-pass radius kernel), 256 "
-          "for clhistogram)", 0, 1024, 0, rw | GST_PARAM_MUTABLE_PLAYING));
+          "in tiles 64 (four bytes each in clgaussian's one-pass radius "
+          "kernel), 128 for the 3x3 kernels of 8-byte words, 256 for "
+          "clhistogram)", 0, 1024, 0, rw | GST_PARAM_MUTABLE_PLAYING));
   g_object_class_install_property (gobject_class, PROP_ROWS_PER_ITEM,
       g_param_spec_uint ("rows-per-item", "Rows per work-item",
           "Tuning: rows each work-item filters (0 = automatic)", 0, 4096, 0,
@@ -923,7 +924,8 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
   g_object_class_install_property (gobject_class, PROP_PIXELS_PER_ITEM,
       g_param_spec_uint ("pixels-per-item", "Pixels per work-item",
           "Tuning: pixels of a row each work-item filters (0 = automatic: "
-          "the whole row in strips, 16 bytes in tiles)", 0, 65536, 0,
+          "the whole row in strips, 16 bytes in tiles, 8 in the 3x3 kernels "
+          "of 8-byte words, which a value set here turns off)", 0, 65536, 0,
           rw | GST_PARAM_MUTABLE_PLAYING));
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_cl_base_filter_start);

@@ -288,38 +288,22 @@ GST_START_TEST (test_tuning_and_paths)
 
 GST_END_TEST;
 
-/* The GPU kernel of 8-byte words (kernel-shape=tiles, rows of whole
- * words, gst_cl_launch_words8): rows of one word and of a few (both ends of
- * a row in one work-item), heights below and above rows-per-item, strides
- * padded by whole words (the kernel) and by odd bytes (the general kernel),
- * every pixel size (NV12's chroma: 2 bytes) and the kept padding byte. */
-static const gchar *words8_formats[] = { "GRAY8", "RGBA", "RGB", "NV12",
-  "I420", "BGRx"
-};
-
+/* The GPU kernel of 8-byte words: the cases of common.h. */
 GST_START_TEST (test_words8)
 {
-  static const gchar *tunings[] = {
-    "kernel-shape=tiles", "kernel-shape=tiles rows-per-item=1",
-    "kernel-shape=tiles rows-per-item=3 work-group-size=16",
-    "kernel-shape=tiles rows-per-item=16 work-group-size=1",
-  };
-  static const gint wsizes[][2] = { {8, 1}, {8, 3}, {16, 2}, {24, 17},
-    {64, 9}, {200, 37}
-  };
-  static const gint pads[] = { FALSE, TEST_PAD_ALIGNED, TRUE };
   const gchar *format = words8_formats[__i__];
   guint t, s, p;
 
-  for (t = 0; t < G_N_ELEMENTS (tunings); t++) {
+  for (t = 0; t < G_N_ELEMENTS (words8_tunings); t++) {
     gchar *launch = g_strdup_printf ("clgaussian memory=buffer %s",
-        tunings[t]);
+        words8_tunings[t]);
     GstHarness *h = harness_for (launch, format, 8, 1);
-    for (s = 0; s < G_N_ELEMENTS (wsizes); s++) {
-      set_caps (h, format, wsizes[s][0], wsizes[s][1]);
-      for (p = 0; p < G_N_ELEMENTS (pads); p++)
-        check_one (h, format, wsizes[s][0], wsizes[s][1],
-            p == 1 ? CONTENT_STRUCTURED : CONTENT_RANDOM, pads[p],
+    for (s = 0; s < G_N_ELEMENTS (words8_sizes); s++) {
+      const gint w = words8_sizes[s][0], ht = words8_sizes[s][1];
+      set_caps (h, format, w, ht);
+      for (p = 0; p < G_N_ELEMENTS (words8_pads); p++)
+        check_one (h, format, w, ht, words8_pads[p] == TEST_PAD_ALIGNED ?
+            CONTENT_STRUCTURED : CONTENT_RANDOM, words8_pads[p],
             ref_binomial, NULL, launch);
     }
     gst_harness_teardown (h);

@@ -138,12 +138,36 @@ typedef struct
   GstBuffer *buffer;
 } TestFrame;
 
+/* The cases of the GPU kernels of 8-byte words (kernel-shape=tiles, rows
+ * of whole words, gst_cl_launch_words8) that clgaussian's and cllaplace's
+ * test_words8 go through: rows of one word and of a few (both ends of a
+ * row in one work-item), heights below and above rows-per-item, strides
+ * padded by whole words (the kernel) and by odd bytes (the general
+ * kernel), every pixel size (NV12's chroma: 2 bytes) and a kept padding
+ * byte. */
+static const gchar *const words8_formats[] = { "GRAY8", "RGBA", "RGB",
+  "NV12", "I420", "BGRx"
+};
+
+static const gchar *const words8_tunings[] = {
+  "kernel-shape=tiles", "kernel-shape=tiles rows-per-item=1",
+  "kernel-shape=tiles rows-per-item=3 work-group-size=16",
+  "kernel-shape=tiles rows-per-item=16 work-group-size=1",
+};
+
+static const gint words8_sizes[][2] = { {8, 1}, {8, 3}, {16, 2}, {24, 17},
+  {64, 9}, {200, 37}
+};
+
+#define TEST_PAD_ALIGNED 2
+/* no padding, whole words (structured content), odd bytes */
+static const gint words8_pads[] = { FALSE, TEST_PAD_ALIGNED, TRUE };
+
 /* Makes a frame of @caps_info's format and size. With @padded, rows get
  * extra bytes (an odd number) and planes gaps between them, described by
  * a GstVideoMeta; with @padded TEST_PAD_ALIGNED the same in multiples of 8
  * bytes (rows of whole 8-byte words stay so: the GPU kernels of
  * gst_cl_launch_words8). Padding bytes are filled with a marker. */
-#define TEST_PAD_ALIGNED 2
 static TestFrame
 test_frame_new (const GstVideoInfo * caps_info, TestContent content,
     gboolean padded, guint32 seed)
