@@ -116,13 +116,27 @@ gst_cl_launch_shape (const GstClDecomposition * t, GstClDevice * device,
   launch->group_auto = t->work_group_size == 0;
 }
 
+/* Whether @mem's first byte is 8-byte aligned: device memory always is
+ * (CL_DEVICE_MEM_BASE_ADDR_ALIGN), a zero-copy frame wrapping GStreamer's
+ * memory (CL_MEM_USE_HOST_PTR) is where that memory is. */
+static gboolean
+mem_aligned8 (cl_mem mem)
+{
+  void *host = NULL;
+  if (clGetMemObjectInfo (mem, CL_MEM_HOST_PTR, sizeof (host), &host, NULL)
+      != CL_SUCCESS)
+    return FALSE;
+  return ((guintptr) host & 7) == 0;
+}
+
 /**
  * gst_cl_launch_words8:
  *
  * The GPU kernels that take one 8-byte word of a row per work-item and
  * walk down `rows` rows (gst_cl_load_aligned8 in kernels/common.cl): whether
  * they fit @src and @dst (the tiles shape, no pixels-per-item set, 8-bit
- * buffer planes whose row length and strides are multiples of 8), and then
+ * buffer planes whose row length and strides are multiples of 8, starting
+ * at 8-byte aligned addresses), and then
  * their decomposition: work-item (gx, gy) covers the bytes
  * [8 gx, 8 gx + 8) of the rows [gy * rows, gy * rows + rows).
  *
@@ -136,7 +150,8 @@ gst_cl_launch_words8 (const GstClDecomposition * t, GstClDevice * device,
 
   if (gst_cl_tuning_uses_strips (t, device) || t->pixels_per_item ||
       src->is_image || dst->is_image || src->sample_bytes != 1 ||
-      src->units < 8 || src->units % 8 || src->stride % 8 || dst->stride % 8)
+      src->units < 8 || src->units % 8 || src->stride % 8 || dst->stride % 8
+      || !mem_aligned8 (src->mem) || !mem_aligned8 (dst->mem))
     return FALSE;
   rows = t->rows_per_item ? t->rows_per_item : WORDS8_ROWS;
   group = t->work_group_size ? t->work_group_size : WORDS8_GROUP;

@@ -143,10 +143,10 @@ typedef struct
  * test_words8 go through: rows of one word and of a few (both ends of a
  * row in one work-item), heights below and above rows-per-item, strides
  * padded by whole words (the kernel) and by odd bytes (the general
- * kernel), every pixel size (NV12's chroma: 2 bytes) and a kept padding
- * byte. */
+ * kernel), the pixel sizes of first planes (1, 3 and 4 bytes; the
+ * elements copy the other planes) and a kept padding byte. */
 static const gchar *const words8_formats[] = { "GRAY8", "RGBA", "RGB",
-  "NV12", "I420", "BGRx"
+  "BGR", "I420", "BGRx"
 };
 
 static const gchar *const words8_tunings[] = {
