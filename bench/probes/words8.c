@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
+/* words8: the probe behind the GPU 3x3 kernels of 8-byte words
+ * (docs/performance.md, "GPU kernels against the device's copy"). It times,
+ * in one run on the first GPU (else any device), clEnqueueCopyBuffer and
+ * two copy kernels, the plugin's gaussian3_buffer (kernels/gaussian.cl),
+ * and candidate 3x3 kernels of words8.cl: one 32-bit word per work-item
+ * (w4), one 8-byte word (w8, the design that landed as gaussian3_words8)
+ * and a word with its neighbours through local memory (w4l), over rows per
+ * item 1-32 and several work-group shapes, at 4K and 8K GRAY8 and RGBA,
+ * with the frames hot in cache and rotating through more than L2 holds;
+ * every output is checked against a C reference ("bad": samples that
+ * differ). Not built by meson; from the project root:
+ *
+ *     cc -O2 -o /tmp/words8 bench/probes/words8.c -lOpenCL
+ *     /tmp/words8 .            # PROBE_CASES=1: 4K GRAY8 only
+ */
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *
+slurp (const char *path)
+{
+  FILE *f = fopen (path, "rb");
+  if (!f) { perror (path); exit (1); }
+  fseek (f, 0, SEEK_END);
+  long n = ftell (f);
+  fseek (f, 0, SEEK_SET);
+  char *s = malloc (n + 1);
+  fread (s, 1, n, f);
+  s[n] = 0;
+  fclose (f);
+  return s;
+}
+
+static cl_context ctx;
+static cl_device_id dev;
+static cl_command_queue q;
+
+static cl_program
+build (const char **srcs, int n)
+{
+  cl_int st;
+  cl_program p = clCreateProgramWithSource (ctx, n, srcs, NULL, &st);
+  st = clBuildProgram (p, 1, &dev, "-cl-std=CL1.2", NULL, NULL);
+  if (st) {
+    char log[20000];
+    clGetProgramBuildInfo (p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    fprintf (stderr, "build %d: %s\n", st, log);
+    exit (1);
+  }
+  return p;
+}
+
+static int
+cmpd (const void *a, const void *b)
+{
+  double x = *(double *) a, y = *(double *) b;
+  return x < y ? -1 : x > y;
+}
+
+static double
+ev_ms (cl_event e)
+{
+  cl_ulong a, b;
+  clWaitForEvents (1, &e);
+  clGetEventProfilingInfo (e, CL_PROFILING_COMMAND_START, 8, &a, NULL);
+  clGetEventProfilingInfo (e, CL_PROFILING_COMMAND_END, 8, &b, NULL);
+  clReleaseEvent (e);
+  return (b - a) / 1e6;
+}
+
+#define NB 8
+static cl_mem srcs[NB], dsts[NB];
+static int nb_cold;
+static size_t fsize;
+
+/* kind: 0 kernel 2D, 1 copybuffer; returns median ms, hot and cold */
+typedef struct { cl_kernel k; size_t g[2], l[2]; int src_arg, dst_arg; } Launch;
+
+static void
+timeit (Launch * L, int copybuf, double *hot, double *cold)
+{
+  double t[30];
+  for (int mode = 0; mode < 2; mode++) {
+    int n = 30;
+    for (int i = -3; i < n; i++) {
+      int b = mode == 0 ? 0 : (i + 3) % nb_cold;
+      cl_event e;
+      cl_int st;
+      if (copybuf)
+        st = clEnqueueCopyBuffer (q, srcs[b], dsts[b], 0, 0, fsize, 0, NULL, &e);
+      else {
+        clSetKernelArg (L->k, L->src_arg, sizeof (cl_mem), &srcs[b]);
+        clSetKernelArg (L->k, L->dst_arg, sizeof (cl_mem), &dsts[b]);
+        st = clEnqueueNDRangeKernel (q, L->k, 2, NULL, L->g, L->l, 0, NULL, &e);
+      }
+      if (st) { fprintf (stderr, "enqueue %d\n", st); exit (1); }
+      double ms = ev_ms (e);
+      if (i >= 0) t[i] = ms;
+    }
+    qsort (t, n, sizeof (double), cmpd);
+    if (mode == 0) *hot = t[n / 2]; else *cold = t[n / 2];
+  }
+}
+
+static unsigned char *ref, *out, *in;
+
+static void
+reference (int units, int h, int step, int alpha)
+{
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < units; x++) {
+      const unsigned char *a = in + (size_t) (y > 0 ? y - 1 : 0) * units;
+      const unsigned char *b = in + (size_t) y * units;
+      const unsigned char *c = in + (size_t) (y + 1 < h ? y + 1 : y) * units;
+      int l = x >= step ? x - step : x, r = x + step < units ? x + step : x;
+      unsigned s = a[l] + 2 * a[x] + a[r] + 2 * (b[l] + 2 * b[x] + b[r]) +
+          c[l] + 2 * c[x] + c[r];
+      ref[(size_t) y * units + x] = (alpha >= 0 && x % step == alpha) ? b[x] :
+          (unsigned char) ((s + 8) >> 4);
+    }
+}
+
+static long
+check (void)
+{
+  clEnqueueReadBuffer (q, dsts[0], CL_TRUE, 0, fsize, out, 0, NULL, NULL);
+  long bad = 0;
+  for (size_t i = 0; i < fsize; i++)
+    bad += out[i] != ref[i];
+  return bad;
+}
+
+static void
+clear_dst (void)
+{
+  unsigned char z = 0x5a;
+  clEnqueueFillBuffer (q, dsts[0], &z, 1, 0, fsize, 0, NULL, NULL);
+  clFinish (q);
+}
+
+int
+main (int argc, char **argv)
+{
+  cl_platform_id plats[8];
+  cl_uint np;
+  clGetPlatformIDs (8, plats, &np);
+  int found = 0;
+  for (cl_uint i = 0; i < np && !found; i++)
+    if (clGetDeviceIDs (plats[i], CL_DEVICE_TYPE_GPU, 1, &dev, NULL) == 0)
+      found = 1;
+  for (cl_uint i = 0; i < np && !found; i++)
+    if (clGetDeviceIDs (plats[i], CL_DEVICE_TYPE_ALL, 1, &dev, NULL) == 0)
+      found = 1;
+  if (!found) { fprintf (stderr, "no device\n"); return 1; }
+  char name[256];
+  clGetDeviceInfo (dev, CL_DEVICE_NAME, sizeof name, name, NULL);
+  printf ("device %s\n", name);
+  ctx = clCreateContext (NULL, 1, &dev, NULL, NULL, NULL);
+  q = clCreateCommandQueue (ctx, dev, CL_QUEUE_PROFILING_ENABLE, NULL);
+
+  const char *dir = argc > 1 ? argv[1] : ".";
+  char path[512];
+  snprintf (path, sizeof path, "%s/kernels/common.cl", dir);
+  char *common = slurp (path);
+  snprintf (path, sizeof path, "%s/kernels/gaussian.cl", dir);
+  char *gauss = slurp (path);
+  snprintf (path, sizeof path, "%s/bench/probes/words8.cl", dir);
+  char *probe = slurp (path);
+  const char *s1[] = { common, gauss };
+  cl_program preal = build (s1, 2);
+  const char *s2[] = { probe };
+  cl_program pnew = build (s2, 1);
+  cl_kernel kreal = clCreateKernel (preal, "gaussian3_buffer", NULL);
+  cl_kernel kw4 = clCreateKernel (pnew, "w4", NULL);
+  cl_kernel kw8 = clCreateKernel (pnew, "w8", NULL);
+  cl_kernel kw4l = clCreateKernel (pnew, "w4l", NULL);
+  cl_kernel kc4 = clCreateKernel (pnew, "copy4", NULL);
+  cl_kernel kc16 = clCreateKernel (pnew, "copy16", NULL);
+
+  struct { const char *n; int w, h, step, alpha; } cases[] = {
+    {"4K GRAY8", 3840, 2160, 1, -1}, {"8K GRAY8", 7680, 4320, 1, -1},
+    {"4K RGBA", 3840, 2160, 4, 3}, {"8K RGBA", 7680, 4320, 4, 3},
+  };
+  int ncases = getenv ("PROBE_CASES") ? atoi (getenv ("PROBE_CASES")) : 4;
+  for (int ci = 0; ci < ncases; ci++) {
+    int units = cases[ci].w * cases[ci].step, h = cases[ci].h;
+    int step = cases[ci].step, alpha = cases[ci].alpha;
+    fsize = (size_t) units * h;
+    nb_cold = (int) ((400u << 20) / (2 * fsize)) + 1;
+    if (nb_cold > NB) nb_cold = NB;
+    in = malloc (fsize); out = malloc (fsize); ref = malloc (fsize);
+    srand (ci + 1);
+    for (size_t i = 0; i < fsize; i++) in[i] = rand () >> 7;
+    for (int b = 0; b < nb_cold; b++) {
+      srcs[b] = clCreateBuffer (ctx, CL_MEM_READ_WRITE, fsize, NULL, NULL);
+      dsts[b] = clCreateBuffer (ctx, CL_MEM_READ_WRITE, fsize, NULL, NULL);
+      clEnqueueWriteBuffer (q, srcs[b], CL_TRUE, 0, fsize, in, 0, NULL, NULL);
+    }
+    reference (units, h, step, alpha);
+    printf ("\n== %s (%.1f MB, %d cold pairs)\n", cases[ci].n, fsize / 1e6, nb_cold);
+    double hot, cold;
+    Launch L;
+    timeit (&L, 1, &hot, &cold);
+    printf ("%-28s hot %.4f ms (%4.0f GB/s)  cold %.4f ms (%4.0f GB/s)\n",
+        "clEnqueueCopyBuffer", hot, 2 * fsize / hot / 1e6, cold, 2 * fsize / cold / 1e6);
+    double best_hot = hot, best_cold = cold;
+    L.k = kc16; L.src_arg = 0; L.dst_arg = 1;
+    L.g[0] = fsize / 16; L.g[1] = 1; L.l[0] = 256; L.l[1] = 1;
+    timeit (&L, 0, &hot, &cold);
+    printf ("%-28s hot %.4f ms (%4.0f GB/s)  cold %.4f ms (%4.0f GB/s)\n",
+        "copy16", hot, 2 * fsize / hot / 1e6, cold, 2 * fsize / cold / 1e6);
+    if (hot < best_hot) best_hot = hot;
+    if (cold < best_cold) best_cold = cold;
+    L.k = kc4; L.g[0] = fsize / 4;
+    timeit (&L, 0, &hot, &cold);
+    printf ("%-28s hot %.4f ms (%4.0f GB/s)  cold %.4f ms (%4.0f GB/s)\n",
+        "copy4", hot, 2 * fsize / hot / 1e6, cold, 2 * fsize / cold / 1e6);
+    if (hot < best_hot) best_hot = hot;
+    if (cold < best_cold) best_cold = cold;
+
+    /* the plugin's kernel */
+    int chunk = 16;
+    int rowsv[] = { 1, 2, 4, 8, 16, 32 };
+    int locv[] = { 32, 64, 128, 256 };
+    for (int ri = 0; ri < 6; ri++)
+      for (int li = 0; li < 4; li++) {
+        int rows = rowsv[ri];
+        cl_int a_units = units, a_h = h, a_step = step, a_alpha = alpha;
+        cl_int a_chunk = chunk, a_rows = rows, a_ss = units;
+        clSetKernelArg (kreal, 1, 4, &a_ss);
+        clSetKernelArg (kreal, 3, 4, &a_ss);
+        clSetKernelArg (kreal, 4, 4, &a_units);
+        clSetKernelArg (kreal, 5, 4, &a_h);
+        clSetKernelArg (kreal, 6, 4, &a_step);
+        clSetKernelArg (kreal, 7, 4, &a_alpha);
+        clSetKernelArg (kreal, 8, 4, &a_chunk);
+        clSetKernelArg (kreal, 9, 4, &a_rows);
+        L.k = kreal; L.src_arg = 0; L.dst_arg = 2;
+        L.l[0] = locv[li]; L.l[1] = 1;
+        L.g[0] = ((units + chunk - 1) / chunk + L.l[0] - 1) / L.l[0] * L.l[0];
+        L.g[1] = (h + rows - 1) / rows;
+        clear_dst ();
+        timeit (&L, 0, &hot, &cold);
+        printf ("real16 rows %2d L %3d          hot %.4f ms (%3.0f%%)  cold %.4f ms (%3.0f%%) bad %ld\n",
+            rows, locv[li], hot, 100 * best_hot / hot, cold, 100 * best_cold / cold, check ());
+      }
+    /* candidates */
+    struct { const char *n; cl_kernel k; int per; int local; } cand[] = {
+      {"w4", kw4, 1, 0}, {"w8", kw8, 2, 0}, {"w4l", kw4l, 1, 1},
+    };
+    int locs2[][2] = { {32, 1}, {64, 1}, {128, 1}, {256, 1}, {32, 4}, {32, 8}, {64, 4} };
+    for (int k = 0; k < 3; k++)
+      for (int ri = 0; ri < 6; ri++)
+        for (int li = 0; li < 7; li++) {
+          if (cand[k].local && locs2[li][1] != 1)
+            continue;
+          int rows = rowsv[ri];
+          cl_int nw = units / 4, ssw = units / 4, a_h = h, a_step = step,
+              a_rows = rows;
+          cl_uint keep = alpha >= 0 ? 0xffu << (8 * alpha) : 0;
+          cl_kernel kk = cand[k].k;
+          clSetKernelArg (kk, 1, 4, &ssw);
+          clSetKernelArg (kk, 3, 4, &ssw);
+          clSetKernelArg (kk, 4, 4, &nw);
+          clSetKernelArg (kk, 5, 4, &a_h);
+          clSetKernelArg (kk, 6, 4, &a_step);
+          clSetKernelArg (kk, 7, 4, &keep);
+          clSetKernelArg (kk, 8, 4, &a_rows);
+          if (cand[k].local)
+            clSetKernelArg (kk, 9, (locs2[li][0] + 2) * 4, NULL);
+          L.k = kk; L.src_arg = 0; L.dst_arg = 2;
+          L.l[0] = locs2[li][0]; L.l[1] = locs2[li][1];
+          size_t items = nw / cand[k].per, yits = (h + rows - 1) / rows;
+          L.g[0] = (items + L.l[0] - 1) / L.l[0] * L.l[0];
+          L.g[1] = (yits + L.l[1] - 1) / L.l[1] * L.l[1];
+          clear_dst ();
+          timeit (&L, 0, &hot, &cold);
+          printf ("%-4s rows %2d L %3dx%d         hot %.4f ms (%3.0f%%)  cold %.4f ms (%3.0f%%) bad %ld\n",
+              cand[k].n, rows, locs2[li][0], locs2[li][1], hot,
+              100 * best_hot / hot, cold, 100 * best_cold / cold, check ());
+        }
+    for (int b = 0; b < nb_cold; b++) {
+      clReleaseMemObject (srcs[b]);
+      clReleaseMemObject (dsts[b]);
+    }
+    free (in); free (out); free (ref);
+    fflush (stdout);
+  }
+  return 0;
+}
