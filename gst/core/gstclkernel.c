@@ -136,9 +136,9 @@ mem_aligned8 (cl_mem mem)
  * walk down `rows` rows (gst_cl_load_aligned8 in kernels/common.cl): whether
  * they fit @src and @dst (the tiles shape, no pixels-per-item set, 8-bit
  * buffer planes whose row length and strides are multiples of 8, starting
- * at 8-byte aligned addresses), and then
- * their decomposition: work-item (gx, gy) covers the bytes
- * [8 gx, 8 gx + 8) of the rows [gy * rows, gy * rows + rows).
+ * at 8-byte aligned addresses), and then their decomposition: work-item
+ * (gx, gy) covers the bytes [8 gx, 8 gx + 8) of the rows
+ * [gy * rows, gy * rows + rows).
  *
  * Returns: FALSE where the general kernels must run instead
  */
