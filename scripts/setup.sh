@@ -18,6 +18,9 @@ packages=(
   python3-gi python3-gst-1.0 python3-numpy python3-opencv python3-skimage
   # examples: pictures from Python (examples/python/)
   python3-matplotlib
+  # benchmark peers (bench/bench.py): cvsmooth, cvlaplace, cvequalizehist
+  # from OpenCV's GStreamer elements, videoanalyse from plugins-bad
+  gstreamer1.0-opencv gstreamer1.0-plugins-bad
   # reliability checks (scripts/reliability.sh): libFuzzer, valgrind
   clang libclang-rt-14-dev valgrind
 )
