@@ -134,3 +134,23 @@ gst_cl_load_aligned8 (const __global uchar * row, int x, int units,
       gst_cl_from_after (c.y, after, step));
 }
 
+/* The sums l + (c << cshift) + r of the 8 bytes at x and their neighbours
+ * (gst_cl_load_aligned8) in 16-bit lanes packed two to a 32-bit word, even
+ * bytes in *even, odd bytes in *odd: four bytes per 32-bit operation where
+ * byte vectors would cost a conversion per lane. A lane holds at most
+ * (2 + 2^cshift) * 255, so the 3x3 sums built from three of these stay far
+ * below 2^16 and no lane carries into the next. *centre: the 8 bytes. */
+#define GST_CL_EVEN_BYTES 0x00ff00ffu
+inline void
+gst_cl_hsum8_packed (const __global uchar * row, int x, int units, int step,
+    int cshift, uint2 * even, uint2 * odd, uint2 * centre)
+{
+  uint2 l, c, r;
+  gst_cl_load_aligned8 (row, x, units, step, &l, &c, &r);
+  *even = (l & GST_CL_EVEN_BYTES) + ((c & GST_CL_EVEN_BYTES) << cshift) +
+      (r & GST_CL_EVEN_BYTES);
+  *odd = ((l >> 8) & GST_CL_EVEN_BYTES) +
+      (((c >> 8) & GST_CL_EVEN_BYTES) << cshift) +
+      ((r >> 8) & GST_CL_EVEN_BYTES);
+  *centre = c;
+}

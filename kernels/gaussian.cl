@@ -218,26 +218,11 @@ gaussian3_buffer (__global const uchar * src, int src_stride,
 /* GPUs, 3x3 on rows whose stride and length are multiples of 8 (the host
  * checks, gst_cl_launch_words8; every common width of 4-byte pixels, GRAY8
  * and planes of widths that are multiples of 8): a work-item owns 8 bytes
- * of `rows` rows and walks down them, keeping the horizontal sums of three rows, each row's
- * neighbours from gst_cl_load_aligned8 (common.cl). The sums l + 2c + r of
- * the 8 bytes are 16-bit lanes packed two to a word, even bytes in *even,
- * odd bytes in *odd: at most 1020 a lane, and the vertical sum below at
- * most 4088, so no lane carries into the next; four bytes per 32-bit
- * operation where byte vectors would cost a conversion per lane. The
+ * of `rows` rows and walks down them, keeping the horizontal sums
+ * l + 2c + r of three rows in packed 16-bit lanes (gst_cl_hsum8_packed in
+ * common.cl: at most 1020 a lane, the vertical sum below at most 4088). The
  * arguments are gaussian3_buffer's (chunk is 8 here), so that the host
  * launches both alike. */
-#define G3_LO 0x00ff00ffu
-inline void
-g3_hsum8 (const __global uchar * row, int x, int units, int step,
-    uint2 * even, uint2 * odd, uint2 * centre)
-{
-  uint2 l, c, r;
-  gst_cl_load_aligned8 (row, x, units, step, &l, &c, &r);
-  *even = (l & G3_LO) + ((c & G3_LO) << 1) + (r & G3_LO);
-  *odd = ((l >> 8) & G3_LO) + (((c >> 8) & G3_LO) << 1) + ((r >> 8) & G3_LO);
-  *centre = c;
-}
-
 inline __attribute__ ((always_inline)) void
 g3_words8 (__global const uchar * src, int src_stride, __global uchar * dst,
     int dst_stride, int units, int height, int step, int alpha, int rows)
@@ -250,16 +235,18 @@ g3_words8 (__global const uchar * src, int src_stride, __global uchar * dst,
   /* x is a multiple of 8, so of the pixel size wherever there is alpha */
   const uint2 keep = as_uint2 (gst_cl_alpha_mask16 (alpha, step).lo);
   uint2 e0, o0, e1, o1, e2, o2, c0, c1, c2;
-  g3_hsum8 (src + (size_t) max (y0 - 1, 0) * src_stride, x, units, step,
-      &e0, &o0, &c0);
-  g3_hsum8 (src + (size_t) y0 * src_stride, x, units, step, &e1, &o1, &c1);
+  gst_cl_hsum8_packed (src + (size_t) max (y0 - 1, 0) * src_stride, x,
+      units, step, 1, &e0, &o0, &c0);
+  gst_cl_hsum8_packed (src + (size_t) y0 * src_stride, x, units, step, 1,
+      &e1, &o1, &c1);
   for (int y = y0; y < y1; y++) {
-    g3_hsum8 (src + (size_t) min (y + 1, height - 1) * src_stride, x, units,
-        step, &e2, &o2, &c2);
+    gst_cl_hsum8_packed (src + (size_t) min (y + 1, height - 1) * src_stride,
+        x, units, step, 1, &e2, &o2, &c2);
     /* (sum + 8) >> 4 in each 16-bit lane */
     const uint2 se = e0 + (e1 << 1) + e2 + (uint2) (0x00080008u);
     const uint2 so = o0 + (o1 << 1) + o2 + (uint2) (0x00080008u);
-    const uint2 res = ((se >> 4) & G3_LO) | (((so >> 4) & G3_LO) << 8);
+    const uint2 res = ((se >> 4) & GST_CL_EVEN_BYTES) |
+        (((so >> 4) & GST_CL_EVEN_BYTES) << 8);
     *(__global uint2 *) (dst + (size_t) y * dst_stride + x) =
         bitselect (res, c1, keep);
     e0 = e1;

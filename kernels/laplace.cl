@@ -254,23 +254,11 @@ lap_hsum8 (const __global uchar * row, int x, int units, int step,
  * per operation instead of a conversion and a saturation per sample, which
  * made this kernel twice gaussian3_words8's time on an H100. Every lane
  * stays within 0..65535 so that none borrows from or carries into the
- * next: the horizontal sums are at most 765, the window's sum9 at most
- * 2295, and t = k * c + 2295 - sum9 (k = 10 sharpening, 9 for edges) lies
- * in 0..4845. */
-#define LAP_LO 0x00ff00ffu
+ * next: the horizontal sums (gst_cl_hsum8_packed, cshift 0) are at most
+ * 765, the window's sum9 at most 2295, and t = k * c + 2295 - sum9
+ * (k = 10 sharpening, 9 for edges) lies in 0..4845. */
 #define LAP_BIAS 0x08f708f7u    /* 2295 = 9 * 255 in each lane */
 #define LAP_LANE1 0x00010001u
-
-inline void
-lap_hsum8_packed (const __global uchar * row, int x, int units, int step,
-    uint2 * even, uint2 * odd, uint2 * centre)
-{
-  uint2 l, c, r;
-  gst_cl_load_aligned8 (row, x, units, step, &l, &c, &r);
-  *even = (l & LAP_LO) + (c & LAP_LO) + (r & LAP_LO);
-  *odd = ((l >> 8) & LAP_LO) + ((c >> 8) & LAP_LO) + ((r >> 8) & LAP_LO);
-  *centre = c;
-}
 
 /* clamp (t - 2295, 0, 255), or with edges clamp (|t - 2295|, 0, 255), in
  * each 16-bit lane of t (0 <= t <= 4845) */
@@ -310,13 +298,15 @@ lap_words8 (__global const uchar * src, int src_stride, __global uchar * dst,
     const int edges = variant == LAP_S16_EDGES;
     const uint2 k = (uint2) (edges ? 9 : 10);
     uint2 e0, o0, c0, e1, o1, c1, e2, o2, c2;
-    lap_hsum8_packed (above, x, units, step, &e0, &o0, &c0);
-    lap_hsum8_packed (row, x, units, step, &e1, &o1, &c1);
+    gst_cl_hsum8_packed (above, x, units, step, 0, &e0, &o0, &c0);
+    gst_cl_hsum8_packed (row, x, units, step, 0, &e1, &o1, &c1);
     for (int y = y0; y < y1; y++) {
-      lap_hsum8_packed (src + (size_t) min (y + 1, height - 1) * src_stride,
-          x, units, step, &e2, &o2, &c2);
-      const uint2 te = (c1 & LAP_LO) * k + LAP_BIAS - (e0 + e1 + e2);
-      const uint2 to = ((c1 >> 8) & LAP_LO) * k + LAP_BIAS - (o0 + o1 + o2);
+      gst_cl_hsum8_packed (src + (size_t) min (y + 1, height - 1) *
+          src_stride, x, units, step, 0, &e2, &o2, &c2);
+      const uint2 te = (c1 & GST_CL_EVEN_BYTES) * k + LAP_BIAS -
+          (e0 + e1 + e2);
+      const uint2 to = ((c1 >> 8) & GST_CL_EVEN_BYTES) * k + LAP_BIAS -
+          (o0 + o1 + o2);
       const uint2 res = lap_clamp_lanes (te, edges) |
           (lap_clamp_lanes (to, edges) << 8);
       *(__global uint2 *) (dst + (size_t) y * dst_stride + x) =
