@@ -432,6 +432,25 @@ cl_program
 gst_cl_device_get_program (GstClDevice * device, const gchar * name,
     const gchar * source, GError ** error)
 {
+  return gst_cl_device_get_program_with_defines (device, name, source, NULL,
+      error);
+}
+
+/**
+ * gst_cl_device_get_program_with_defines:
+ * @defines: (nullable): more build options, such as "-DGST_CL_RADIUS=7",
+ *   for the variants of a program specialised on constants
+ *
+ * As gst_cl_device_get_program(); each set of @defines is a program of its
+ * own, built on first use (a compile of the source: tens to hundreds of
+ * milliseconds, less where the driver keeps a cache of binaries) and kept
+ * for the device's life.
+ */
+cl_program
+gst_cl_device_get_program_with_defines (GstClDevice * device,
+    const gchar * name, const gchar * source, const gchar * defines,
+    GError ** error)
+{
   const gchar *sources[2] = { gst_cl_source_common, source };
   gchar *options, *key;
   cl_program program;
@@ -439,9 +458,10 @@ gst_cl_device_get_program (GstClDevice * device, const gchar * name,
 
   /* GST_CL_GPU_KERNELS=1 builds the GPU variants of the kernels on a CPU
    * device too: the test suites run them on POCL (tests/meson.build) */
-  options = g_strdup_printf ("-cl-std=CL1.2%s",
+  options = g_strdup_printf ("-cl-std=CL1.2%s%s%s",
       gst_cl_device_is_cpu (device) && g_strcmp0 (g_getenv
-          ("GST_CL_GPU_KERNELS"), "1") ? " -DGST_CL_CPU=1" : "");
+          ("GST_CL_GPU_KERNELS"), "1") ? " -DGST_CL_CPU=1" : "",
+      defines ? " " : "", defines ? defines : "");
   key = g_strdup_printf ("%s|%s", name, options);
 
   g_mutex_lock (&device->lock);

@@ -82,6 +82,10 @@ gboolean gst_cl_device_is_cpu (GstClDevice * device);
 cl_program gst_cl_device_get_program (GstClDevice * device,
     const gchar * name, const gchar * source, GError ** error);
 
+cl_program gst_cl_device_get_program_with_defines (GstClDevice * device,
+    const gchar * name, const gchar * source, const gchar * defines,
+    GError ** error);
+
 cl_command_queue gst_cl_device_create_queue (GstClDevice * device,
     GError ** error);
 

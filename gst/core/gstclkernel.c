@@ -116,17 +116,22 @@ gst_cl_launch_shape (const GstClDecomposition * t, GstClDevice * device,
   launch->group_auto = t->work_group_size == 0;
 }
 
-/* Whether @mem's first byte is 8-byte aligned: device memory always is
+/**
+ * gst_cl_mem_is_aligned:
+ * @align: a power of two, at most 128
+ *
+ * Whether @mem's first byte is @align-byte aligned: device memory always is
  * (CL_DEVICE_MEM_BASE_ADDR_ALIGN), a zero-copy frame wrapping GStreamer's
- * memory (CL_MEM_USE_HOST_PTR) is where that memory is. */
-static gboolean
-mem_aligned8 (cl_mem mem)
+ * memory (CL_MEM_USE_HOST_PTR) is where that memory is.
+ */
+gboolean
+gst_cl_mem_is_aligned (cl_mem mem, gsize align)
 {
   void *host = NULL;
   if (clGetMemObjectInfo (mem, CL_MEM_HOST_PTR, sizeof (host), &host, NULL)
       != CL_SUCCESS)
     return FALSE;
-  return ((guintptr) host & 7) == 0;
+  return ((guintptr) host & (align - 1)) == 0;
 }
 
 /**
@@ -151,7 +156,8 @@ gst_cl_launch_words8 (const GstClDecomposition * t, GstClDevice * device,
   if (gst_cl_tuning_uses_strips (t, device) || t->pixels_per_item ||
       src->is_image || dst->is_image || src->sample_bytes != 1 ||
       src->units < 8 || src->units % 8 || src->stride % 8 || dst->stride % 8
-      || !mem_aligned8 (src->mem) || !mem_aligned8 (dst->mem))
+      || !gst_cl_mem_is_aligned (src->mem, 8)
+      || !gst_cl_mem_is_aligned (dst->mem, 8))
     return FALSE;
   rows = t->rows_per_item ? t->rows_per_item : WORDS8_ROWS;
   group = t->work_group_size ? t->work_group_size : WORDS8_GROUP;

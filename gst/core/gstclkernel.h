@@ -64,6 +64,8 @@ gboolean gst_cl_tuning_uses_strips (const GstClDecomposition * tuning,
 void gst_cl_launch_shape (const GstClDecomposition * tuning, GstClDevice * device,
     const GstClPlane * plane, gboolean vectors, GstClLaunch * launch);
 
+gboolean gst_cl_mem_is_aligned (cl_mem mem, gsize align);
+
 gboolean gst_cl_launch_words8 (const GstClDecomposition * tuning,
     GstClDevice * device, const GstClPlane * src, const GstClPlane * dst,
     GstClLaunch * launch);

@@ -58,6 +58,14 @@ enum
 #define TILE_ROWS 16            /* rows per group, one-pass tiles */
 #define TILE16_GROUP 64         /* work-items (4 samples each) per group,
                                  * one-pass tiles of 16-bit samples */
+/* gaussian_band (kernels/gaussian_band.cl), GPUs, radius 1 to
+ * BAND_MAX_RADIUS: the best of a sweep of groups 64-256, blocks of 4-16
+ * rows and bands of 16-64 rows on an H100 at radius 7 (4K and 8K GRAY8 and
+ * RGBA; bench/probes/radius.c) */
+#define BAND_MAX_RADIUS 16      /* beyond: the tile (registers, build time) */
+#define BAND_BLOCK_ROWS 8       /* BAND_ROWS of gaussian_band.cl */
+#define BAND_GROUP 128          /* work-items (4 bytes each) across a band */
+#define BAND_ROWS 16            /* rows a band walks */
 
 #define DEFAULT_RADIUS 0
 #define DEFAULT_SIGMA 0.0
@@ -82,6 +90,11 @@ struct _GstClGaussian
   gboolean wide;                /* the caps have more than 8 bits a sample */
 
   cl_kernel k3_buffer, k3_words8, k_fused, k_tile, k_vpass, k_hpass;
+  /* gaussian_band, built for band_radius and band_step (NULL if that build
+   * failed: the tile runs instead) */
+  cl_kernel k_band;
+  guint band_radius, band_step;
+  gsize band_max_group;         /* CL_KERNEL_WORK_GROUP_SIZE of k_band */
   cl_kernel k3_image, k_vpass_image, k_hpass_image;
   /* formats of more than 8 bits */
   cl_kernel k3_buffer16, k_fused16, k_tile16, k_vpass16, k_hpass16;
@@ -271,6 +284,8 @@ gst_cl_gaussian_cleanup (GstClBaseFilter * base)
   release_kernel (&self->k3_words8);
   release_kernel (&self->k_fused);
   release_kernel (&self->k_tile);
+  release_kernel (&self->k_band);
+  self->band_radius = self->band_step = 0;
   release_kernel (&self->k_vpass);
   release_kernel (&self->k_hpass);
   release_kernel (&self->k3_image);
@@ -289,6 +304,98 @@ gst_cl_gaussian_cleanup (GstClBaseFilter * base)
   self->tmp_size = 0;
 }
 
+/* The band kernel for @radius and @step (pixel bytes), built on first
+ * need: one program per radius and pixel size (kernels/gaussian_band.cl).
+ * Returns NULL where that build failed (warned once; the tile runs). */
+static cl_kernel
+ensure_band_kernel (GstClGaussian * self, guint radius, guint step)
+{
+  GstClDevice *device = gst_cl_base_filter_get_device (GST_CL_BASE_FILTER
+      (self));
+  GError *err = NULL;
+  cl_program program;
+  gchar *defines;
+
+  if (self->band_radius == radius && self->band_step == step)
+    return self->k_band;
+  release_kernel (&self->k_band);
+  self->band_radius = radius;
+  self->band_step = step;
+  defines = g_strdup_printf ("-DGST_CL_RADIUS=%u -DGST_CL_STEP=%u", radius,
+      step);
+  GST_DEBUG_OBJECT (self, "band kernel for radius %u, %u-byte pixels",
+      radius, step);
+  program = gst_cl_device_get_program_with_defines (device, "gaussian_band",
+      gst_cl_source_gaussian_band, defines, &err);
+  g_free (defines);
+  if (program) {
+    self->k_band = gst_cl_kernel_new (program, "gaussian_band", &err);
+    clReleaseProgram (program);
+  }
+  if (self->k_band && clGetKernelWorkGroupInfo (self->k_band,
+          device->device_id, CL_KERNEL_WORK_GROUP_SIZE,
+          sizeof (self->band_max_group), &self->band_max_group, NULL)
+      != CL_SUCCESS)
+    self->band_max_group = 64;
+  if (!self->k_band) {
+    GST_ELEMENT_WARNING (self, LIBRARY, INIT, ("The faster blur kernel for "
+            "radius %u could not be built: using the general one.", radius),
+        ("%s", err ? err->message : "?"));
+    g_clear_error (&err);
+  }
+  return self->k_band;
+}
+
+/* gaussian_band over @src into @dst where it applies (GPU shape, 8-bit
+ * buffers, radius 1 to BAND_MAX_RADIUS, rows on 4-byte aligned addresses,
+ * pixels-per-item unset: @l as gst_cl_base_filter_launch_shape gave it);
+ * FALSE where the tile must run instead, with @error unset. */
+static gboolean
+launch_band (GstClGaussian * self, const GstClPlane * src,
+    const GstClPlane * dst, const GstClLaunch * l, cl_event * events,
+    guint * n_events, gboolean * done, GError ** error)
+{
+  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
+  GstClDevice *device = gst_cl_base_filter_get_device (base);
+  const cl_int r = self->radius_in_use;
+  gsize group, halo_items, local_bytes;
+  cl_int rows;
+  cl_kernel k;
+  GstClLaunch b = *l;
+
+  *done = FALSE;
+  if (r > BAND_MAX_RADIUS || l->chunk != 1 || src->stride % 4
+      || dst->stride % 4 || (src->alpha >= 0 && 4 % src->step)
+      || !gst_cl_mem_is_aligned (src->mem, 4)
+      || !gst_cl_mem_is_aligned (dst->mem, 4))
+    return TRUE;
+  if (!(k = ensure_band_kernel (self, r, src->step)))
+    return TRUE;
+  /* a band: `group` words across, halo_items of them each side feeding
+   * only their neighbours; at least 8 words of the band write */
+  halo_items = ((gsize) r * src->step + 3) / 4;
+  group = l->group_auto ? BAND_GROUP : l->local[0];
+  group = MAX (group, 2 * halo_items + 8);
+  local_bytes = group * BAND_BLOCK_ROWS * 4 * sizeof (gfloat);
+  if (group > MIN (self->band_max_group, device->max_work_group_size)
+      || local_bytes > device->local_mem_size)
+    return TRUE;
+  rows = l->rows_auto ? BAND_ROWS : l->rows;
+  b.local[0] = group;
+  b.local[1] = 1;
+  b.global[0] = (src->units + (group - 2 * halo_items) * 4 - 1) /
+      ((group - 2 * halo_items) * 4) * group;
+  b.global[1] = (src->height + rows - 1) / rows;
+  *done = TRUE;
+  return gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
+      GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+      GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
+      GST_CL_ARG (src->height), GST_CL_ARG (src->alpha), GST_CL_ARG (rows),
+      GST_CL_ARG (self->weights_mem), GST_CL_ARG_LOCAL (local_bytes),
+      GST_CL_ARGS_END)
+      && gst_cl_base_filter_enqueue (base, k, &b, events, n_events, error);
+}
+
 static gboolean
 gst_cl_gaussian_configure (GstClBaseFilter * base, const GstVideoInfo * info,
     const GstClPlane * plane, GError ** error)
@@ -300,6 +407,22 @@ gst_cl_gaussian_configure (GstClBaseFilter * base, const GstVideoInfo * info,
   self->tmp_size = 0;
   /* before the tuning asks for its case (gst_cl_gaussian_tuning_case) */
   self->wide = GST_CL_PLANE_IS_WIDE (plane);
+  /* on GPUs, build the band kernel of the radius now rather than on the
+   * first frame (a radius changed while playing builds on its first frame) */
+  if (!self->wide && !plane->is_image
+      && !gst_cl_device_is_cpu (gst_cl_base_filter_get_device (base))) {
+    guint16 w[GST_CL_GAUSSIAN_MAX_RADIUS + 1];
+    guint radius, step = plane->step;
+    gdouble sigma;
+    GST_OBJECT_LOCK (self);
+    radius = self->radius;
+    sigma = self->sigma;
+    GST_OBJECT_UNLOCK (self);
+    radius = gst_cl_gaussian_weights (radius, sigma, w);
+    if (!(radius == 1 && w[0] == 128 && w[1] == 64)
+        && radius <= BAND_MAX_RADIUS)
+      ensure_band_kernel (self, radius, step);
+  }
   return TRUE;
 }
 
@@ -623,6 +746,13 @@ gst_cl_gaussian_process (GstClBaseFilter * base, const GstClPlane * src,
   /* GPU shape: one pass through a tile in local memory, where it fits and
    * a work-item covers one unit of a row (pixels-per-item unset) */
   gst_cl_base_filter_launch_shape (base, src, FALSE, &l);
+  if (!gst_cl_base_filter_uses_strips (base)) {
+    gboolean done;
+    gboolean ok = launch_band (self, src, dst, &l, events, n_events, &done,
+        error);
+    if (done || !ok)
+      return ok;
+  }
   if (!gst_cl_base_filter_uses_strips (base) && l.chunk == 1) {
     /* a work-item: four bytes of each row; a tile row: the group's bytes
      * and, each side, radius pixels rounded up to a 32-bit word */

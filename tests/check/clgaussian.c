@@ -313,6 +313,54 @@ GST_START_TEST (test_words8)
 
 GST_END_TEST;
 
+/* The GPU band kernel of a radius (kernels/gaussian_band.cl, built per
+ * radius and pixel size): radii 1 (a sigma, not the binomial) to 16, and
+ * 17 beyond it (the tile); widths under one word, one band and several
+ * bands (456 to 496 bytes of a default band write), heights inside one
+ * block of 8 rows, across blocks and across bands of 16 rows; the
+ * narrowest group a radius allows and bands of 3 and 64 rows; rows padded
+ * by whole words and by odd bytes (those take the tile). */
+GST_START_TEST (test_band)
+{
+  static const struct
+  {
+    guint radius;
+    gdouble sigma;
+  } cases[] = {
+    {1, 0.7}, {2, 0}, {7, 0}, {9, 4.0}, {16, 6.0}, {17, 7.0},
+  };
+  static const gchar *tunings[] = {
+    "kernel-shape=tiles",
+    "kernel-shape=tiles work-group-size=1 rows-per-item=3",
+    "kernel-shape=tiles work-group-size=256 rows-per-item=64",
+  };
+  static const gint sizes[][2] = { {1, 1}, {3, 2}, {33, 9}, {130, 17},
+  {997, 37}
+  };
+  const gchar *format = words8_formats[__i__];
+  guint c, t, z, p;
+
+  for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+    RefKernel rk = ref_kernel (cases[c].radius, cases[c].sigma);
+    for (t = 0; t < G_N_ELEMENTS (tunings); t++) {
+      gchar *launch = g_strdup_printf ("clgaussian memory=buffer radius=%u "
+          "sigma=%g %s", cases[c].radius, cases[c].sigma, tunings[t]);
+      GstHarness *h = harness_for (launch, format, 1, 1);
+      for (z = 0; z < G_N_ELEMENTS (sizes); z++) {
+        const gint w = sizes[z][0], ht = sizes[z][1];
+        set_caps (h, format, w, ht);
+        for (p = 0; p < G_N_ELEMENTS (words8_pads); p++)
+          check_one (h, format, w, ht, p == 1 ? CONTENT_STRUCTURED :
+              CONTENT_RANDOM, words8_pads[p], ref_gaussian, &rk, launch);
+      }
+      gst_harness_teardown (h);
+      g_free (launch);
+    }
+  }
+}
+
+GST_END_TEST;
+
 /* A zero-copy frame at an odd address (GStreamer memory may be wrapped at
  * any address) with rows of whole words: the words kernel wants 8-byte
  * aligned planes (gst_cl_launch_words8), so the general kernel filters
@@ -975,6 +1023,7 @@ clgaussian_suite (void)
   tcase_add_loop_test (tc, test_tuning_and_paths, 0, 10);
   tcase_add_loop_test (tc, test_words8, 0, G_N_ELEMENTS (words8_formats));
   tcase_add_test (tc, test_words8_odd_address);
+  tcase_add_loop_test (tc, test_band, 0, G_N_ELEMENTS (words8_formats));
   tcase_add_test (tc, test_image_equals_buffer);
   tcase_add_test (tc, test_pinned_pool);
   tcase_add_loop_test (tc, test_properties_mid_stream, 0, 2);

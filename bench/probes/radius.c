@@ -1,0 +1,388 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
+/* radius: the probe behind clgaussian's GPU kernel for radius > 1 on 8-bit
+ * buffers. It times, in one run on the first GPU (else any device),
+ * clEnqueueCopyBuffer and a copy kernel, the plugin's gaussian_buffer_tile
+ * (kernels/gaussian.cl) and the candidate of radius.cl (compile-time
+ * radius, a register ring of rows) over work-group widths, rows per group
+ * and bytes per work-item, at 4K and 8K GRAY8 and RGBA, radius 7 (OpenCV's
+ * sigma for 15 taps), with frames hot in cache and rotating through more
+ * than L2 holds. Every output is checked against a C reference ("bad":
+ * samples that differ). Not built by meson; from the project root:
+ *
+ *     cc -O2 -o /tmp/radius bench/probes/radius.c -lOpenCL -lm
+ *     /tmp/radius .            # PROBE_CASES=1: 4K GRAY8 only
+ */
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RADIUS 7
+
+static char *
+slurp (const char *path)
+{
+  FILE *f = fopen (path, "rb");
+  if (!f) { perror (path); exit (1); }
+  fseek (f, 0, SEEK_END);
+  long n = ftell (f);
+  fseek (f, 0, SEEK_SET);
+  char *s = malloc (n + 1);
+  if (fread (s, 1, n, f) != (size_t) n) exit (1);
+  s[n] = 0;
+  fclose (f);
+  return s;
+}
+
+static cl_context ctx;
+static cl_device_id dev;
+static cl_command_queue q;
+
+static cl_program
+build (const char **srcs, int n, const char *opts)
+{
+  cl_int st;
+  cl_program p = clCreateProgramWithSource (ctx, n, srcs, NULL, &st);
+  st = clBuildProgram (p, 1, &dev, opts, NULL, NULL);
+  if (st) {
+    static char log[200000];
+    clGetProgramBuildInfo (p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    fprintf (stderr, "build %d (%s): %s\n", st, opts, log);
+    exit (1);
+  }
+  return p;
+}
+
+static int
+cmpd (const void *a, const void *b)
+{
+  double x = *(double *) a, y = *(double *) b;
+  return x < y ? -1 : x > y;
+}
+
+static double
+ev_ms (cl_event e)
+{
+  cl_ulong a, b;
+  clWaitForEvents (1, &e);
+  clGetEventProfilingInfo (e, CL_PROFILING_COMMAND_START, 8, &a, NULL);
+  clGetEventProfilingInfo (e, CL_PROFILING_COMMAND_END, 8, &b, NULL);
+  clReleaseEvent (e);
+  return (b - a) / 1e6;
+}
+
+#define NB 8
+static cl_mem srcs[NB], dsts[NB];
+static int nb_cold;
+static size_t fsize;
+
+typedef struct { cl_kernel k; size_t g[2], l[2]; int src_arg, dst_arg; } Launch;
+
+static void
+timeit (Launch * L, int copybuf, double *hot, double *cold)
+{
+  double t[20];
+  for (int mode = 0; mode < 2; mode++) {
+    int n = 20;
+    for (int i = -2; i < n; i++) {
+      int b = mode == 0 ? 0 : (i + 2) % nb_cold;
+      cl_event e;
+      cl_int st;
+      if (copybuf)
+        st = clEnqueueCopyBuffer (q, srcs[b], dsts[b], 0, 0, fsize, 0, NULL, &e);
+      else {
+        clSetKernelArg (L->k, L->src_arg, sizeof (cl_mem), &srcs[b]);
+        clSetKernelArg (L->k, L->dst_arg, sizeof (cl_mem), &dsts[b]);
+        st = clEnqueueNDRangeKernel (q, L->k, 2, NULL, L->g, L->l, 0, NULL, &e);
+      }
+      if (st) { fprintf (stderr, "enqueue %d\n", st); exit (1); }
+      double ms = ev_ms (e);
+      if (i >= 0) t[i] = ms;
+    }
+    qsort (t, n, sizeof (double), cmpd);
+    if (mode == 0) *hot = t[n / 2]; else *cold = t[n / 2];
+  }
+}
+
+static unsigned char *ref, *out, *in;
+static unsigned short wt[RADIUS + 1];
+static float wf[RADIUS + 1];
+
+static void
+weights (void)
+{
+  double k[2 * RADIUS + 1], total = 0, s = 0.3 * (RADIUS - 1) + 0.8, err = 0;
+  int sum = 0;
+  for (int i = 0; i <= 2 * RADIUS; i++) {
+    double x = i - RADIUS;
+    k[i] = exp (-0.5 * x * x / (s * s));
+    total += k[i];
+  }
+  for (int i = 0; i < RADIUS; i++) {
+    double v = k[i] / total * 256 + err, qv = rint (v);
+    err = v - qv;
+    wt[RADIUS - i] = (unsigned short) qv;
+    sum += (int) qv;
+  }
+  wt[0] = 256 - 2 * sum;
+  for (int i = 0; i <= RADIUS; i++)
+    wf[i] = wt[i];
+}
+
+static void
+reference (int units, int h, int step, int alpha)
+{
+  unsigned *v = malloc (sizeof (unsigned) * units);
+  int width = units / step;
+  for (int y = 0; y < h; y++) {
+    for (int x = 0; x < units; x++) {
+      unsigned acc = 0;
+      for (int j = -RADIUS; j <= RADIUS; j++) {
+        int yy = y + j < 0 ? 0 : y + j >= h ? h - 1 : y + j;
+        acc += in[(size_t) yy * units + x] * wt[abs (j)];
+      }
+      v[x] = acc;
+    }
+    for (int x = 0; x < units; x++) {
+      int px = x / step, comp = x % step;
+      unsigned acc = 0;
+      for (int i = -RADIUS; i <= RADIUS; i++) {
+        int p = px + i < 0 ? 0 : px + i >= width ? width - 1 : px + i;
+        acc += v[p * step + comp] * wt[abs (i)];
+      }
+      ref[(size_t) y * units + x] = (alpha >= 0 && comp == alpha) ?
+          in[(size_t) y * units + x] : (unsigned char) ((acc + 32768) >> 16);
+    }
+  }
+  free (v);
+}
+
+static long
+check (void)
+{
+  clEnqueueReadBuffer (q, dsts[0], CL_TRUE, 0, fsize, out, 0, NULL, NULL);
+  long bad = 0;
+  for (size_t i = 0; i < fsize; i++)
+    bad += out[i] != ref[i];
+  return bad;
+}
+
+static void
+clear_dst (void)
+{
+  unsigned char z = 0x5a;
+  clEnqueueFillBuffer (q, dsts[0], &z, 1, 0, fsize, 0, NULL, NULL);
+  clFinish (q);
+}
+
+int
+main (int argc, char **argv)
+{
+  cl_platform_id plats[8];
+  cl_uint np;
+  clGetPlatformIDs (8, plats, &np);
+  int found = 0;
+  for (cl_uint i = 0; i < np && !found; i++)
+    if (clGetDeviceIDs (plats[i], CL_DEVICE_TYPE_GPU, 1, &dev, NULL) == 0)
+      found = 1;
+  for (cl_uint i = 0; i < np && !found; i++)
+    if (clGetDeviceIDs (plats[i], CL_DEVICE_TYPE_ALL, 1, &dev, NULL) == 0)
+      found = 1;
+  if (!found) { fprintf (stderr, "no device\n"); return 1; }
+  char name[256];
+  clGetDeviceInfo (dev, CL_DEVICE_NAME, sizeof name, name, NULL);
+  printf ("device %s\n", name);
+  ctx = clCreateContext (NULL, 1, &dev, NULL, NULL, NULL);
+  q = clCreateCommandQueue (ctx, dev, CL_QUEUE_PROFILING_ENABLE, NULL);
+  weights ();
+  printf ("weights");
+  for (int i = 0; i <= RADIUS; i++) printf (" %d", wt[i]);
+  printf ("\n");
+
+  const char *dir = argc > 1 ? argv[1] : ".";
+  char path[512];
+  snprintf (path, sizeof path, "%s/kernels/common.cl", dir);
+  char *common = slurp (path);
+  snprintf (path, sizeof path, "%s/kernels/gaussian.cl", dir);
+  char *gauss = slurp (path);
+  snprintf (path, sizeof path, "%s/bench/probes/radius.cl", dir);
+  char *probe = slurp (path);
+  const char *s1[] = { common, gauss };
+  cl_program preal = build (s1, 2, "-cl-std=CL1.2");
+  cl_kernel ktile = clCreateKernel (preal, "gaussian_buffer_tile", NULL);
+  cl_mem wtm = clCreateBuffer (ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+      sizeof wt, wt, NULL);
+  cl_mem wfm = clCreateBuffer (ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+      sizeof wf, wf, NULL);
+
+  struct { const char *n; int w, h, step, alpha; } cases[] = {
+    {"4K GRAY8", 3840, 2160, 1, -1}, {"4K RGBA", 3840, 2160, 4, 3},
+    {"8K GRAY8", 7680, 4320, 1, -1}, {"8K RGBA", 7680, 4320, 4, 3},
+  };
+  int ncases = getenv ("PROBE_CASES") ? atoi (getenv ("PROBE_CASES")) : 4;
+  int first = getenv ("PROBE_FIRST") ? atoi (getenv ("PROBE_FIRST")) : 0;
+  for (int ci = first; ci < ncases; ci++) {
+    int units = cases[ci].w * cases[ci].step, h = cases[ci].h;
+    int step = cases[ci].step, alpha = cases[ci].alpha;
+    fsize = (size_t) units * h;
+    nb_cold = (int) ((400u << 20) / (2 * fsize)) + 1;
+    if (nb_cold > NB) nb_cold = NB;
+    in = malloc (fsize); out = malloc (fsize); ref = malloc (fsize);
+    srand (ci + 1);
+    for (size_t i = 0; i < fsize; i++) in[i] = rand () >> 7;
+    for (int b = 0; b < nb_cold; b++) {
+      srcs[b] = clCreateBuffer (ctx, CL_MEM_READ_WRITE, fsize, NULL, NULL);
+      dsts[b] = clCreateBuffer (ctx, CL_MEM_READ_WRITE, fsize, NULL, NULL);
+      clEnqueueWriteBuffer (q, srcs[b], CL_TRUE, 0, fsize, in, 0, NULL, NULL);
+    }
+    reference (units, h, step, alpha);
+    printf ("\n== %s (%.1f MB, %d cold pairs)\n", cases[ci].n, fsize / 1e6, nb_cold);
+    double hot, cold;
+    Launch L;
+    timeit (&L, 1, &hot, &cold);
+    printf ("%-30s hot %.4f ms  cold %.4f ms\n", "clEnqueueCopyBuffer", hot, cold);
+    double best_hot = hot, best_cold = cold;
+    {
+      const char *s2[] = { probe };
+      cl_program pc = build (s2, 1, "-cl-std=CL1.2 -DR=1 -DSTEP=1 -DW=4");
+      L.k = clCreateKernel (pc, "copy16", NULL); L.src_arg = 0; L.dst_arg = 1;
+      L.g[0] = fsize / 16; L.g[1] = 1; L.l[0] = 256; L.l[1] = 1;
+      timeit (&L, 0, &hot, &cold);
+      printf ("%-30s hot %.4f ms  cold %.4f ms\n", "copy16", hot, cold);
+      if (hot < best_hot) best_hot = hot;
+      if (cold < best_cold) best_cold = cold;
+      clReleaseKernel (L.k);
+      clReleaseProgram (pc);
+    }
+    printf ("best copy: hot %.4f cold %.4f ms\n", best_hot, best_cold);
+
+    /* the plugin's tile kernel, as gstclgaussian.c launches it */
+    int trows[] = { 8, 16 };
+    int tgroups[] = { 64, 128 };
+    for (int ri = 0; ri < 2; ri++)
+      for (int gi = 0; gi < 2; gi++) {
+        cl_int a_ss = units, a_units = units, a_h = h, a_step = step,
+            a_alpha = alpha, a_rows = trows[ri], a_r = RADIUS;
+        cl_int halo = (RADIUS * step + 3) / 4 * 4;
+        size_t group = tgroups[gi], tw = 4 * group + 2 * halo;
+        size_t in_bytes = ((trows[ri] + 2 * RADIUS) * tw + 15) / 16 * 16;
+        size_t vs_bytes = trows[ri] * tw * 2;
+        clSetKernelArg (ktile, 1, 4, &a_ss);
+        clSetKernelArg (ktile, 3, 4, &a_ss);
+        clSetKernelArg (ktile, 4, 4, &a_units);
+        clSetKernelArg (ktile, 5, 4, &a_h);
+        clSetKernelArg (ktile, 6, 4, &a_step);
+        clSetKernelArg (ktile, 7, 4, &a_alpha);
+        clSetKernelArg (ktile, 8, 4, &a_rows);
+        clSetKernelArg (ktile, 9, sizeof (cl_mem), &wtm);
+        clSetKernelArg (ktile, 10, 4, &a_r);
+        clSetKernelArg (ktile, 11, 4, &halo);
+        clSetKernelArg (ktile, 12, in_bytes, NULL);
+        clSetKernelArg (ktile, 13, vs_bytes, NULL);
+        L.k = ktile; L.src_arg = 0; L.dst_arg = 2;
+        L.l[0] = group; L.l[1] = 1;
+        L.g[0] = (units + 4 * group - 1) / (4 * group) * group;
+        L.g[1] = (h + trows[ri] - 1) / trows[ri];
+        clear_dst ();
+        timeit (&L, 0, &hot, &cold);
+        printf ("tile  G %3zu rows %2d              hot %.4f ms (%3.0f%%)  cold %.4f ms (%3.0f%%) bad %ld\n",
+            group, trows[ri], hot, 100 * best_hot / hot, cold, 100 * best_cold / cold, check ());
+      }
+
+    /* the ring */
+    int wv[] = { 4, 8 };
+    int gv[] = { 64, 128, 256 };
+    int rv[] = { 8, 16, 32, 64 };
+    int nsh = getenv ("PROBE_SHIFT") ? 1 : 2;
+    if (getenv ("PROBE_NORING")) nsh = 0;
+    int sh0 = getenv ("PROBE_SHIFT") ? atoi (getenv ("PROBE_SHIFT")) : 0;
+    int nrv = getenv ("PROBE_FAST") ? 1 : 4;
+    for (int shi = sh0; shi < sh0 + nsh; shi++)
+    for (int wi = 0; wi < 2; wi++) {
+      char opts[128];
+      snprintf (opts, sizeof opts, "-cl-std=CL1.2 -DR=%d -DSTEP=%d -DW=%d -DSHIFT=%d",
+          RADIUS, step, wv[wi], shi);
+      const char *s2[] = { probe };
+      cl_program pr = build (s2, 1, opts);
+      cl_kernel kr = clCreateKernel (pr, "ring", NULL);
+      int W = wv[wi], halo = (RADIUS * step + W - 1) / W * W;
+      for (int gi = 0; gi < 3; gi++)
+        for (int ri = 4 - nrv; ri < 4; ri++) {
+          int G = gv[gi], rows = rv[ri];
+          int out_bytes = G * W - 2 * halo;
+          cl_int a_ss = units, a_units = units, a_h = h, a_alpha = alpha,
+              a_rows = rows;
+          clSetKernelArg (kr, 1, 4, &a_ss);
+          clSetKernelArg (kr, 3, 4, &a_ss);
+          clSetKernelArg (kr, 4, 4, &a_units);
+          clSetKernelArg (kr, 5, 4, &a_h);
+          clSetKernelArg (kr, 6, 4, &a_alpha);
+          clSetKernelArg (kr, 7, 4, &a_rows);
+          clSetKernelArg (kr, 8, sizeof (cl_mem), &wtm);
+          clSetKernelArg (kr, 9, sizeof (cl_mem), &wfm);
+          clSetKernelArg (kr, 10, 2 * G * W * sizeof (float), NULL);
+          L.k = kr; L.src_arg = 0; L.dst_arg = 2;
+          L.l[0] = G; L.l[1] = 1;
+          L.g[0] = (size_t) ((units + out_bytes - 1) / out_bytes) * G;
+          L.g[1] = (h + rows - 1) / rows;
+          clear_dst ();
+          timeit (&L, 0, &hot, &cold);
+          printf ("ring%d W %d G %3d rows %2d         hot %.4f ms (%3.0f%%)  cold %.4f ms (%3.0f%%) bad %ld\n",
+              shi, W, G, rows, hot, 100 * best_hot / hot, cold, 100 * best_cold / cold, check ());
+        }
+      clReleaseKernel (kr);
+      clReleaseProgram (pr);
+    }
+    /* the band of BR rows */
+    {
+      int bw[] = { 4, 8 }, bbr[] = { 4, 8, 16 }, bg[] = { 64, 128 }, brows[] = { 16, 32, 64 };
+      for (int wi = 0; wi < 2; wi++)
+        for (int bi = 0; bi < 3; bi++) {
+          char opts[128];
+          snprintf (opts, sizeof opts, "-cl-std=CL1.2 -DR=%d -DSTEP=%d -DW=%d -DBR=%d",
+              RADIUS, step, bw[wi], bbr[bi]);
+          const char *s2[] = { probe };
+          cl_program pr = build (s2, 1, opts);
+          cl_kernel kr = clCreateKernel (pr, "block", NULL);
+          int W = bw[wi], halo = (RADIUS * step + W - 1) / W * W;
+          for (int gi = 0; gi < 2; gi++)
+            for (int ri = 0; ri < (getenv ("PROBE_FAST") ? 1 : 3); ri++) {
+              int G = bg[gi], rows = brows[ri];
+              if ((size_t) bbr[bi] * G * bw[wi] * 4 > 48 * 1024)
+                continue;
+              int out_bytes = G * W - 2 * halo;
+              cl_int a_ss = units, a_units = units, a_h = h, a_alpha = alpha,
+                  a_rows = rows;
+              clSetKernelArg (kr, 1, 4, &a_ss);
+              clSetKernelArg (kr, 3, 4, &a_ss);
+              clSetKernelArg (kr, 4, 4, &a_units);
+              clSetKernelArg (kr, 5, 4, &a_h);
+              clSetKernelArg (kr, 6, 4, &a_alpha);
+              clSetKernelArg (kr, 7, 4, &a_rows);
+              clSetKernelArg (kr, 8, sizeof (cl_mem), &wtm);
+              clSetKernelArg (kr, 9, sizeof (cl_mem), &wfm);
+              clSetKernelArg (kr, 10, bbr[bi] * G * W * sizeof (float), NULL);
+              L.k = kr; L.src_arg = 0; L.dst_arg = 2;
+              L.l[0] = G; L.l[1] = 1;
+              L.g[0] = (size_t) ((units + out_bytes - 1) / out_bytes) * G;
+              L.g[1] = (h + rows - 1) / rows;
+              clear_dst ();
+              timeit (&L, 0, &hot, &cold);
+              printf ("block W %d BR %d G %3d rows %2d    hot %.4f ms (%3.0f%%)  cold %.4f ms (%3.0f%%) bad %ld\n",
+                  W, bbr[bi], G, rows, hot, 100 * best_hot / hot, cold, 100 * best_cold / cold, check ());
+            }
+          clReleaseKernel (kr);
+          clReleaseProgram (pr);
+        }
+    }
+    for (int b = 0; b < nb_cold; b++) {
+      clReleaseMemObject (srcs[b]);
+      clReleaseMemObject (dsts[b]);
+    }
+    free (in); free (out); free (ref);
+    fflush (stdout);
+  }
+  return 0;
+}

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
+/* gaussian_band.cl: clgaussian's GPU kernel for a radius of 2 to
+ * GST_CL_BAND_MAX_RADIUS on 8-bit buffers, built once per radius and pixel
+ * size (the host passes -DGST_CL_RADIUS=r -DGST_CL_STEP=bytes a pixel), so
+ * that every loop over the taps unrolls and every array below stays in
+ * registers. The arithmetic is that of gaussian.cl (Q8 weights, a vertical
+ * sum of at most 255 x 256, out = (sum + 32768) >> 16), so the output is
+ * identical to every other clgaussian kernel.
+ *
+ * A work-group is a band of get_local_size (0) work-items across, one
+ * 32-bit word (4 bytes) of a row each, walking `rows` rows down in blocks
+ * of BAND_ROWS:
+ * - every source row of a block and its borders (BAND_ROWS + 2r rows) is
+ *   loaded once and added into the vertical sums of each of the block's
+ *   output rows it reaches (the sums stay in registers: the row loop is
+ *   unrolled), four bytes per operation in 16-bit lanes packed two to a
+ *   word (even and odd bytes: at most 255 x 256 a lane, no carry);
+ * - the block's sums go to local memory as floats, then after one barrier
+ *   each work-item sums its four bytes' horizontal neighbours there, in
+ *   float, which is exact here: every partial sum is an integer below 2^24;
+ * - the HALO bytes at each end of the band only feed the horizontal pass
+ *   of their neighbours, so bands overlap by 2 HALO bytes.
+ * Rows must start at 4-byte aligned addresses (the host checks). H100, 4K
+ * and 8K GRAY8 and RGBA at radius 7: 2.5-3.1 times faster than the tile of
+ * gaussian.cl (bench/probes/radius.c, docs/performance.md). */
+
+#define R GST_CL_RADIUS
+#define STEP GST_CL_STEP
+#define BAND_ROWS 8             /* keep in step with gstclgaussian.c */
+#define HALO ((R * STEP + 3) / 4 * 4)   /* bytes each side, whole words */
+#define HALO_ITEMS (HALO / 4)
+#define EVEN_BYTES 0x00ff00ffu
+
+/* the word of bytes [u, u + 4) of a row, pixels outside the row replicated
+ * from its first or last pixel */
+inline uint
+band_load_word (const __global uchar * row, int u, int units)
+{
+  if (u >= 0 && u + 3 < units)
+    return *(const __global uint *) (row + u);
+  uint word = 0;
+  for (int b = 0; b < 4; b++) {
+    int ub = u + b;
+    if (ub < 0)
+      ub = ((ub % STEP) + STEP) % STEP;
+    else if (ub >= units)
+      ub = units - STEP + ub % STEP;
+    word |= (uint) row[ub] << (8 * b);
+  }
+  return word;
+}
+
+/* the horizontal pass of this work-item's four bytes of one row: lf points
+ * at their vertical sums in local memory; src_word holds the source bytes
+ * (for the kept alpha or padding byte) */
+inline void
+band_hpass (const __local float *lf, __global uchar * d, int x, int units,
+    int alpha, uint src_word, const float *wf)
+{
+  uint res[4];
+#if STEP == 4
+  /* the neighbours are whole pixels: aligned float4 */
+  const __local float4 *l4 = (const __local float4 *) lf;
+  float4 acc = l4[0] * wf[0] + 32768.0f;
+#pragma unroll
+  for (int i = 1; i <= R; i++)
+    acc += (l4[-i] + l4[i]) * wf[i];
+  const uint4 r4 = convert_uint4 (acc) >> 16;
+  res[0] = r4.s0;
+  res[1] = r4.s1;
+  res[2] = r4.s2;
+  res[3] = r4.s3;
+#else
+  /* the window [-HALO, 4 + HALO) in registers, loaded a float4 at a time */
+  float win[4 + 2 * HALO];
+  const __local float4 *l4 = (const __local float4 *) (lf - HALO);
+#pragma unroll
+  for (int v = 0; v < (4 + 2 * HALO) / 4; v++)
+    vstore4 (l4[v], v, win);
+#pragma unroll
+  for (int s = 0; s < 4; s++) {
+    float acc = win[HALO + s] * wf[0] + 32768.0f;
+#pragma unroll
+    for (int i = 1; i <= R; i++)
+      acc += (win[HALO + s - i * STEP] + win[HALO + s + i * STEP]) * wf[i];
+    res[s] = convert_uint (acc) >> 16;
+  }
+#endif
+  uint word = res[0] | (res[1] << 8) | (res[2] << 16) | (res[3] << 24);
+  if (alpha >= 0) {
+    /* x is a multiple of 4 and so of STEP when alpha exists (STEP 2 or 4) */
+    uint keep = 0;
+    for (int b = alpha; b < 4; b += STEP)
+      keep |= 0xffu << (8 * b);
+    word = bitselect (word, src_word, keep);
+  }
+  if (x + 3 < units) {
+    *(__global uint *) d = word;
+  } else {
+    for (int b = 0; b < 4 && x + b < units; b++)
+      d[b] = (uchar) (word >> (8 * b));
+  }
+}
+
+/* sums: BAND_ROWS x 4 floats a work-item (get_local_size (0) x BAND_ROWS x
+ * 16 bytes) */
+__kernel void
+gaussian_band (__global const uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, int units, int height, int alpha,
+    int rows, __constant ushort * wt, __local float4 * sums)
+{
+  __local float *vs = (__local float *) sums;
+  const int lx = get_local_id (0), group = get_local_size (0);
+  const int x = get_group_id (0) * (group * 4 - 2 * HALO) - HALO + lx * 4;
+  const int y0 = get_group_id (1) * rows;
+  const int n = min (rows, height - y0);
+  const int writes = lx >= HALO_ITEMS && lx < group - HALO_ITEMS
+      && x < units;
+  uint wi[R + 1];
+  float wf[R + 1];
+
+  for (int i = 0; i <= R; i++) {
+    wi[i] = wt[i];
+    wf[i] = (float) wt[i];
+  }
+  for (int yb = 0; yb < n; yb += BAND_ROWS) {
+    uint even[BAND_ROWS], odd[BAND_ROWS], centre[BAND_ROWS];
+#pragma unroll
+    for (int r = 0; r < BAND_ROWS; r++)
+      even[r] = odd[r] = 0;
+    /* source row i of the block is y0 + yb - R + i */
+#pragma unroll
+    for (int i = 0; i < BAND_ROWS + 2 * R; i++) {
+      const uint word = band_load_word (src +
+          (size_t) clamp (y0 + yb - R + i, 0, height - 1) * src_stride, x,
+          units);
+      const uint e = word & EVEN_BYTES, o = (word >> 8) & EVEN_BYTES;
+      if (i >= R && i < R + BAND_ROWS)
+        centre[i - R] = word;
+#pragma unroll
+      for (int r = 0; r < BAND_ROWS; r++) {
+        const int d = i - R - r;
+        if (d >= -R && d <= R) {
+          even[r] += e * wi[d < 0 ? -d : d];
+          odd[r] += o * wi[d < 0 ? -d : d];
+        }
+      }
+    }
+#pragma unroll
+    for (int r = 0; r < BAND_ROWS; r++)
+      vstore4 ((float4) ((float) (even[r] & 0xffffu),
+              (float) (odd[r] & 0xffffu), (float) (even[r] >> 16),
+              (float) (odd[r] >> 16)), 0, vs + (r * group + lx) * 4);
+    barrier (CLK_LOCAL_MEM_FENCE);
+    if (writes) {
+#pragma unroll
+      for (int r = 0; r < BAND_ROWS; r++) {
+        if (yb + r < n)
+          band_hpass (vs + (r * group + lx) * 4,
+              dst + (size_t) (y0 + yb + r) * dst_stride + x, x, units, alpha,
+              centre[r], wf);
+      }
+    }
+    /* the next block overwrites the sums */
+    barrier (CLK_LOCAL_MEM_FENCE);
+  }
+}
