@@ -122,6 +122,26 @@ gst_cl_base_filter_uses_strips (GstClBaseFilter * self)
 }
 
 /**
+ * gst_cl_base_filter_expects_tiles:
+ *
+ * Whether frames will take the GPU shape (tiles) as the `kernel-shape`
+ * property stands (by default: on devices other than CPUs), before any
+ * frame: for kernels worth preparing at caps time. tuning=auto may still
+ * choose otherwise per case.
+ */
+gboolean
+gst_cl_base_filter_expects_tiles (GstClBaseFilter * self)
+{
+  GstClBaseFilterPrivate *priv = PRIV (self);
+  GstClDecomposition t;
+
+  GST_OBJECT_LOCK (self);
+  t = priv->tuning;
+  GST_OBJECT_UNLOCK (self);
+  return !gst_cl_tuning_uses_strips (&t, priv->device);
+}
+
+/**
  * gst_cl_base_filter_launch_shape:
  *
  * gst_cl_launch_shape() with the tuning properties of the frame being
@@ -914,8 +934,8 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
   g_object_class_install_property (gobject_class, PROP_WORK_GROUP_SIZE,
       g_param_spec_uint ("work-group-size", "Work-group size",
           "Tuning: work-items per work-group (0 = automatic: 1 in strips; "
-          "in tiles 64 (four bytes each in clgaussian's one-pass radius "
-          "kernel), 128 for the 3x3 kernels of 8-byte words, 256 for "
+          "in tiles 64, 128 for the 3x3 kernels of 8-byte words and for "
+          "clgaussian's radius band (four bytes each), 256 for "
           "clhistogram)", 0, 1024, 0, rw | GST_PARAM_MUTABLE_PLAYING));
   g_object_class_install_property (gobject_class, PROP_ROWS_PER_ITEM,
       g_param_spec_uint ("rows-per-item", "Rows per work-item",
@@ -925,7 +945,8 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
       g_param_spec_uint ("pixels-per-item", "Pixels per work-item",
           "Tuning: pixels of a row each work-item filters (0 = automatic: "
           "the whole row in strips, 16 bytes in tiles, 8 in the 3x3 kernels "
-          "of 8-byte words, which a value set here turns off)", 0, 65536, 0,
+          "of 8-byte words and 4 in clgaussian's radius band, which a value "
+          "set here turns off)", 0, 65536, 0,
           rw | GST_PARAM_MUTABLE_PLAYING));
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_cl_base_filter_start);

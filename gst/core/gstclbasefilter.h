@@ -113,6 +113,8 @@ GstClMemoryKind gst_cl_base_filter_measured_memory (GstClDevice * device,
 GstClDevice *gst_cl_base_filter_get_device (GstClBaseFilter * self);
 cl_command_queue gst_cl_base_filter_get_queue (GstClBaseFilter * self);
 gboolean gst_cl_base_filter_uses_strips (GstClBaseFilter * self);
+
+gboolean gst_cl_base_filter_expects_tiles (GstClBaseFilter * self);
 void gst_cl_base_filter_launch_shape (GstClBaseFilter * self,
     const GstClPlane * plane, gboolean vectors, GstClLaunch * launch);
 gboolean gst_cl_base_filter_launch_words8 (GstClBaseFilter * self,

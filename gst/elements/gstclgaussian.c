@@ -23,7 +23,9 @@
  * and sums.
  *
  * `radius` and `sigma` can be changed (or controlled) while playing: the new
- * kernel applies from the next frame, without rebuilding anything.
+ * kernel applies from the next frame and the stream never waits for a
+ * compiler (on GPUs a radius of 2 to 16 gets a kernel built for it, in a
+ * thread of its own, while the general kernel filters meanwhile).
  *
  * ## Example launch lines
  * |[
@@ -65,7 +67,8 @@ enum
 #define BAND_MAX_RADIUS 16      /* beyond: the tile (registers, build time) */
 #define BAND_BLOCK_ROWS 8       /* BAND_ROWS of gaussian_band.cl */
 #define BAND_GROUP 128          /* work-items (4 bytes each) across a band */
-#define BAND_ROWS 16            /* rows a band walks */
+#define BAND_ROWS 8             /* rows a band walks: one block (the tuner's
+                                 * choice in 5 of 6 H100 cases) */
 
 #define DEFAULT_RADIUS 0
 #define DEFAULT_SIGMA 0.0
@@ -95,6 +98,16 @@ struct _GstClGaussian
   cl_kernel k_band;
   guint band_radius, band_step;
   gsize band_max_group;         /* CL_KERNEL_WORK_GROUP_SIZE of k_band */
+  /* a radius changed while playing: band_thread builds the kernel of
+   * band_next_radius and band_next_step (set before it starts) while the
+   * tile filters; band_next, band_next_error and band_next_done are its
+   * result, under band_lock */
+  GThread *band_thread;
+  guint band_next_radius, band_next_step;
+  GMutex band_lock;
+  cl_kernel band_next;
+  gchar *band_next_error;
+  gboolean band_next_done;
   cl_kernel k3_image, k_vpass_image, k_hpass_image;
   /* formats of more than 8 bits */
   cl_kernel k3_buffer16, k_fused16, k_tile16, k_vpass16, k_hpass16;
@@ -104,6 +117,9 @@ struct _GstClGaussian
   cl_mem tmp;                   /* intermediate plane of two-pass kernels */
   gsize tmp_size;
 };
+
+static gboolean collect_band_build (GstClGaussian * self, gboolean wait);
+static void gst_cl_gaussian_finalize (GObject * object);
 
 G_DEFINE_TYPE_WITH_CODE (GstClGaussian, gst_cl_gaussian,
     GST_TYPE_CL_BASE_FILTER,
@@ -284,6 +300,7 @@ gst_cl_gaussian_cleanup (GstClBaseFilter * base)
   release_kernel (&self->k3_words8);
   release_kernel (&self->k_fused);
   release_kernel (&self->k_tile);
+  collect_band_build (self, TRUE);
   release_kernel (&self->k_band);
   self->band_radius = self->band_step = 0;
   release_kernel (&self->k_vpass);
@@ -304,45 +321,127 @@ gst_cl_gaussian_cleanup (GstClBaseFilter * base)
   self->tmp_size = 0;
 }
 
-/* The band kernel for @radius and @step (pixel bytes), built on first
- * need: one program per radius and pixel size (kernels/gaussian_band.cl).
- * Returns NULL where that build failed (warned once; the tile runs). */
 static cl_kernel
-ensure_band_kernel (GstClGaussian * self, guint radius, guint step)
+build_band_kernel (GstClDevice * device, guint radius, guint step,
+    GError ** error)
+{
+  gchar *defines = g_strdup_printf ("-DGST_CL_RADIUS=%u -DGST_CL_STEP=%u",
+      radius, step);
+  cl_program program = gst_cl_device_get_program_with_defines (device,
+      "gaussian_band", gst_cl_source_gaussian_band, defines, error);
+  cl_kernel k = NULL;
+
+  g_free (defines);
+  if (program) {
+    k = gst_cl_kernel_new (program, "gaussian_band", error);
+    clReleaseProgram (program);
+  }
+  return k;
+}
+
+static gpointer
+band_thread_func (gpointer data)
+{
+  GstClGaussian *self = data;
+  GError *err = NULL;
+  cl_kernel k = build_band_kernel (gst_cl_base_filter_get_device
+      (GST_CL_BASE_FILTER (self)), self->band_next_radius,
+      self->band_next_step, &err);
+
+  g_mutex_lock (&self->band_lock);
+  self->band_next = k;
+  self->band_next_error = err ? g_strdup (err->message) : NULL;
+  self->band_next_done = TRUE;
+  g_mutex_unlock (&self->band_lock);
+  g_clear_error (&err);
+  return NULL;
+}
+
+/* @k (NULL: its build failed, for @why) becomes the band kernel of @radius
+ * and @step */
+static void
+install_band_kernel (GstClGaussian * self, cl_kernel k, guint radius,
+    guint step, const gchar * why)
+{
+  GstClDevice *device = gst_cl_base_filter_get_device (GST_CL_BASE_FILTER
+      (self));
+
+  release_kernel (&self->k_band);
+  self->k_band = k;
+  self->band_radius = radius;
+  self->band_step = step;
+  if (k && clGetKernelWorkGroupInfo (k, device->device_id,
+          CL_KERNEL_WORK_GROUP_SIZE, sizeof (self->band_max_group),
+          &self->band_max_group, NULL) != CL_SUCCESS)
+    self->band_max_group = 64;
+  if (!k)
+    GST_ELEMENT_WARNING (self, LIBRARY, INIT, ("The faster blur kernel for "
+            "radius %u could not be built: using the general one.", radius),
+        ("%s", GST_STR_NULL (why)));
+  else
+    GST_DEBUG_OBJECT (self, "band kernel for radius %u, %u-byte pixels",
+        radius, step);
+}
+
+/* Takes the background build's kernel once it is done (@wait: waits for
+ * it). Returns FALSE while a build is still running. */
+static gboolean
+collect_band_build (GstClGaussian * self, gboolean wait)
+{
+  gboolean done;
+
+  if (!self->band_thread)
+    return TRUE;
+  g_mutex_lock (&self->band_lock);
+  done = self->band_next_done;
+  g_mutex_unlock (&self->band_lock);
+  if (!done && !wait)
+    return FALSE;
+  g_thread_join (self->band_thread);
+  self->band_thread = NULL;
+  install_band_kernel (self, self->band_next, self->band_next_radius,
+      self->band_next_step, self->band_next_error);
+  self->band_next = NULL;
+  g_clear_pointer (&self->band_next_error, g_free);
+  self->band_next_done = FALSE;
+  return TRUE;
+}
+
+/* The band kernel for @radius and @step (pixel bytes): one program per
+ * radius and pixel size (kernels/gaussian_band.cl). With @now (caps time)
+ * it is built here; otherwise (a radius changed while playing) in a thread
+ * of its own, so that the stream never waits for a compile: NULL until it
+ * is ready, and the tile filters meanwhile (same output). NULL also where
+ * the build failed (warned once). */
+static cl_kernel
+ensure_band_kernel (GstClGaussian * self, guint radius, guint step,
+    gboolean now)
 {
   GstClDevice *device = gst_cl_base_filter_get_device (GST_CL_BASE_FILTER
       (self));
   GError *err = NULL;
-  cl_program program;
-  gchar *defines;
 
+  if (!collect_band_build (self, now))
+    return NULL;
   if (self->band_radius == radius && self->band_step == step)
     return self->k_band;
-  release_kernel (&self->k_band);
-  self->band_radius = radius;
-  self->band_step = step;
-  defines = g_strdup_printf ("-DGST_CL_RADIUS=%u -DGST_CL_STEP=%u", radius,
-      step);
-  GST_DEBUG_OBJECT (self, "band kernel for radius %u, %u-byte pixels",
-      radius, step);
-  program = gst_cl_device_get_program_with_defines (device, "gaussian_band",
-      gst_cl_source_gaussian_band, defines, &err);
-  g_free (defines);
-  if (program) {
-    self->k_band = gst_cl_kernel_new (program, "gaussian_band", &err);
-    clReleaseProgram (program);
-  }
-  if (self->k_band && clGetKernelWorkGroupInfo (self->k_band,
-          device->device_id, CL_KERNEL_WORK_GROUP_SIZE,
-          sizeof (self->band_max_group), &self->band_max_group, NULL)
-      != CL_SUCCESS)
-    self->band_max_group = 64;
-  if (!self->k_band) {
-    GST_ELEMENT_WARNING (self, LIBRARY, INIT, ("The faster blur kernel for "
-            "radius %u could not be built: using the general one.", radius),
-        ("%s", err ? err->message : "?"));
+  if (!now) {
+    self->band_next_radius = radius;
+    self->band_next_step = step;
+    self->band_thread = g_thread_try_new ("clgaussian-build",
+        band_thread_func, self, &err);
+    if (self->band_thread) {
+      GST_DEBUG_OBJECT (self, "building the band kernel of radius %u in "
+          "the background", radius);
+      return NULL;
+    }
+    GST_WARNING_OBJECT (self, "no build thread (%s): building now",
+        err->message);
     g_clear_error (&err);
   }
+  install_band_kernel (self, build_band_kernel (device, radius, step, &err),
+      radius, step, err ? err->message : NULL);
+  g_clear_error (&err);
   return self->k_band;
 }
 
@@ -369,7 +468,7 @@ launch_band (GstClGaussian * self, const GstClPlane * src,
       || !gst_cl_mem_is_aligned (src->mem, 4)
       || !gst_cl_mem_is_aligned (dst->mem, 4))
     return TRUE;
-  if (!(k = ensure_band_kernel (self, r, src->step)))
+  if (!(k = ensure_band_kernel (self, r, src->step, FALSE)))
     return TRUE;
   /* a band: `group` words across, halo_items of them each side feeding
    * only their neighbours; at least 8 words of the band write */
@@ -407,10 +506,10 @@ gst_cl_gaussian_configure (GstClBaseFilter * base, const GstVideoInfo * info,
   self->tmp_size = 0;
   /* before the tuning asks for its case (gst_cl_gaussian_tuning_case) */
   self->wide = GST_CL_PLANE_IS_WIDE (plane);
-  /* on GPUs, build the band kernel of the radius now rather than on the
-   * first frame (a radius changed while playing builds on its first frame) */
+  /* where frames take the GPU shape, build the band kernel of the radius
+   * now rather than while frames wait (ensure_band_kernel) */
   if (!self->wide && !plane->is_image
-      && !gst_cl_device_is_cpu (gst_cl_base_filter_get_device (base))) {
+      && gst_cl_base_filter_expects_tiles (base)) {
     guint16 w[GST_CL_GAUSSIAN_MAX_RADIUS + 1];
     guint radius, step = plane->step;
     gdouble sigma;
@@ -421,7 +520,7 @@ gst_cl_gaussian_configure (GstClBaseFilter * base, const GstVideoInfo * info,
     radius = gst_cl_gaussian_weights (radius, sigma, w);
     if (!(radius == 1 && w[0] == 128 && w[1] == 64)
         && radius <= BAND_MAX_RADIUS)
-      ensure_band_kernel (self, radius, step);
+      ensure_band_kernel (self, radius, step, TRUE);
   }
   return TRUE;
 }
@@ -866,6 +965,7 @@ gst_cl_gaussian_class_init (GstClGaussianClass * klass)
 
   gobject_class->set_property = gst_cl_gaussian_set_property;
   gobject_class->get_property = gst_cl_gaussian_get_property;
+  gobject_class->finalize = gst_cl_gaussian_finalize;
 
   g_object_class_install_property (gobject_class, PROP_RADIUS,
       g_param_spec_uint ("radius", "Radius",
@@ -895,8 +995,18 @@ gst_cl_gaussian_class_init (GstClGaussianClass * klass)
 }
 
 static void
+gst_cl_gaussian_finalize (GObject * object)
+{
+  GstClGaussian *self = GST_CL_GAUSSIAN (object);
+
+  g_mutex_clear (&self->band_lock);
+  G_OBJECT_CLASS (gst_cl_gaussian_parent_class)->finalize (object);
+}
+
+static void
 gst_cl_gaussian_init (GstClGaussian * self)
 {
   self->radius = DEFAULT_RADIUS;
   self->sigma = DEFAULT_SIGMA;
+  g_mutex_init (&self->band_lock);
 }

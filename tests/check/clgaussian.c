@@ -535,6 +535,35 @@ GST_START_TEST (test_properties_mid_stream)
 
 GST_END_TEST;
 
+/* The radius changing while playing in the GPU shape: each new radius's
+ * band kernel builds in the background while the tile filters (the
+ * frames must be right either way, and become the band's within the
+ * frames below: a build on POCL takes about a second); the last change is
+ * followed at once by the teardown, which waits for the build. */
+GST_START_TEST (test_band_radius_mid_stream)
+{
+  static const guint radii[] = { 2, 7, 3, 16, 7, 5 };
+  const gchar *format = __i__ ? "RGBA" : "GRAY8";
+  const gchar *launch = "clgaussian memory=buffer kernel-shape=tiles";
+  GstHarness *h = harness_for (launch, format, 130, 17);
+  GstElement *e = gst_harness_find_element (h, "clgaussian");
+  guint s, f;
+
+  for (s = 0; s < G_N_ELEMENTS (radii); s++) {
+    RefKernel rk = ref_kernel (radii[s], 0);
+    g_object_set (e, "radius", radii[s], NULL);
+    for (f = 0; f < (s + 1 < G_N_ELEMENTS (radii) ? 12 : 1); f++) {
+      check_one (h, format, 130, 17, CONTENT_RANDOM, f % 2, ref_gaussian,
+          &rk, launch);
+      g_usleep (100 * 1000);
+    }
+  }
+  gst_object_unref (e);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* Two instances in one pipeline: the composition of both references. */
 typedef struct
 {
@@ -1024,6 +1053,7 @@ clgaussian_suite (void)
   tcase_add_loop_test (tc, test_words8, 0, G_N_ELEMENTS (words8_formats));
   tcase_add_test (tc, test_words8_odd_address);
   tcase_add_loop_test (tc, test_band, 0, G_N_ELEMENTS (words8_formats));
+  tcase_add_loop_test (tc, test_band_radius_mid_stream, 0, 2);
   tcase_add_test (tc, test_image_equals_buffer);
   tcase_add_test (tc, test_pinned_pool);
   tcase_add_loop_test (tc, test_properties_mid_stream, 0, 2);
