@@ -41,6 +41,57 @@ load_word (const __global uchar * row, int u, int units)
   return word;
 }
 
+/* the horizontal pass of an item's W bytes of one row from their vertical
+ * sums in local memory (lf), and the store */
+inline void
+hpass_store (const __local float *lf, __global uchar * d, int x, int units,
+    int alpha, const uint * srcw, const float *wfl)
+{
+  uint res[W];
+#if STEP == 4
+  const __local float4 *l4 = (const __local float4 *) lf;
+#pragma unroll
+  for (int p = 0; p < W / 4; p++) {
+    float4 acc = l4[p] * wfl[0] + 32768.0f;
+#pragma unroll
+    for (int i = 1; i <= R; i++)
+      acc += (l4[p - i] + l4[p + i]) * wfl[i];
+    const uint4 r4 = convert_uint4 (acc) >> 16;
+    res[4 * p] = r4.s0;
+    res[4 * p + 1] = r4.s1;
+    res[4 * p + 2] = r4.s2;
+    res[4 * p + 3] = r4.s3;
+  }
+#else
+  float win[W + 2 * HALO];
+  const __local float4 *l4 = (const __local float4 *) (lf - HALO);
+#pragma unroll
+  for (int v = 0; v < (W + 2 * HALO) / 4; v++)
+    vstore4 (l4[v], v, win);
+#pragma unroll
+  for (int s = 0; s < W; s++) {
+    float acc = win[HALO + s] * wfl[0] + 32768.0f;
+#pragma unroll
+    for (int i = 1; i <= R; i++)
+      acc += (win[HALO + s - i] + win[HALO + s + i]) * wfl[i];
+    res[s] = convert_uint (acc) >> 16;
+  }
+#endif
+#pragma unroll
+  for (int w = 0; w < NW; w++) {
+    uint word = res[4 * w] | (res[4 * w + 1] << 8) |
+        (res[4 * w + 2] << 16) | (res[4 * w + 3] << 24);
+    if (alpha >= 0)
+      word = bitselect (word, srcw[w], 0xffu << (8 * alpha));
+    if (x + 4 * w + 3 < units) {
+      *(__global uint *) (d + 4 * w) = word;
+    } else {
+      for (int b = 0; b < 4 && x + 4 * w + b < units; b++)
+        d[4 * w + b] = (uchar) (word >> (8 * b));
+    }
+  }
+}
+
 __kernel void
 ring (__global const uchar * src, int src_stride, __global uchar * dst,
     int dst_stride, int units, int height, int alpha, int rows,
@@ -135,55 +186,12 @@ ring (__global const uchar * src, int src_stride, __global uchar * dst,
       }
       barrier (CLK_LOCAL_MEM_FENCE);
       if (out_item) {
-        const __local float *lf = buf + lx * W;
-        uint res[W];
-#if STEP == 4
-        const __local float4 *l4 = (const __local float4 *) lf;
+        uint srcw[NW];
 #pragma unroll
-        for (int p = 0; p < W / 4; p++) {
-          float4 acc = l4[p] * wfl[0] + 32768.0f;
-#pragma unroll
-          for (int i = 1; i <= R; i++)
-            acc += (l4[p - i] + l4[p + i]) * wfl[i];
-          const uint4 r4 = convert_uint4 (acc) >> 16;
-          res[4 * p] = r4.s0;
-          res[4 * p + 1] = r4.s1;
-          res[4 * p + 2] = r4.s2;
-          res[4 * p + 3] = r4.s3;
-        }
-#else
-        /* one-byte pixels: the window [-HALO, W + HALO) in registers */
-        float win[W + 2 * HALO];
-        const __local float4 *l4 = (const __local float4 *) (lf - HALO);
-#pragma unroll
-        for (int v = 0; v < (W + 2 * HALO) / 4; v++)
-          vstore4 (l4[v], v, win);
-#pragma unroll
-        for (int s = 0; s < W; s++) {
-          float acc = win[HALO + s] * wfl[0] + 32768.0f;
-#pragma unroll
-          for (int i = 1; i <= R; i++)
-            acc += (win[HALO + s - i] + win[HALO + s + i]) * wfl[i];
-          res[s] = convert_uint (acc) >> 16;
-        }
-#endif
-        __global uchar *d = dst + (size_t) y * dst_stride + x;
-#pragma unroll
-        for (int w = 0; w < NW; w++) {
-          const uint src_word = re[w][c] | (ro[w][c] << 8);
-          uint word = res[4 * w] | (res[4 * w + 1] << 8) |
-              (res[4 * w + 2] << 16) | (res[4 * w + 3] << 24);
-          if (alpha >= 0) {
-            const uint keep = 0xffu << (8 * alpha);
-            word = bitselect (word, src_word, keep);
-          }
-          if (x + 4 * w + 3 < units) {
-            *(__global uint *) (d + 4 * w) = word;
-          } else {
-            for (int b = 0; b < 4 && x + 4 * w + b < units; b++)
-              d[4 * w + b] = (uchar) (word >> (8 * b));
-          }
-        }
+        for (int w = 0; w < NW; w++)
+          srcw[w] = re[w][c] | (ro[w][c] << 8);
+        hpass_store (buf + lx * W, dst + (size_t) y * dst_stride + x, x,
+            units, alpha, srcw, wfl);
       }
     }
   }
@@ -195,54 +203,6 @@ ring (__global const uchar * src, int src_stride, __global uchar * dst,
  * kept in registers (push form: the row loop is unrolled, so every index
  * is static); then the band's vertical sums go to local memory as floats,
  * one barrier, and the horizontal pass as in `ring`. */
-inline void
-hpass_store (const __local float *lf, __global uchar * d, int x, int units,
-    int alpha, const uint * srcw, const float *wfl)
-{
-  uint res[W];
-#if STEP == 4
-  const __local float4 *l4 = (const __local float4 *) lf;
-#pragma unroll
-  for (int p = 0; p < W / 4; p++) {
-    float4 acc = l4[p] * wfl[0] + 32768.0f;
-#pragma unroll
-    for (int i = 1; i <= R; i++)
-      acc += (l4[p - i] + l4[p + i]) * wfl[i];
-    const uint4 r4 = convert_uint4 (acc) >> 16;
-    res[4 * p] = r4.s0;
-    res[4 * p + 1] = r4.s1;
-    res[4 * p + 2] = r4.s2;
-    res[4 * p + 3] = r4.s3;
-  }
-#else
-  float win[W + 2 * HALO];
-  const __local float4 *l4 = (const __local float4 *) (lf - HALO);
-#pragma unroll
-  for (int v = 0; v < (W + 2 * HALO) / 4; v++)
-    vstore4 (l4[v], v, win);
-#pragma unroll
-  for (int s = 0; s < W; s++) {
-    float acc = win[HALO + s] * wfl[0] + 32768.0f;
-#pragma unroll
-    for (int i = 1; i <= R; i++)
-      acc += (win[HALO + s - i] + win[HALO + s + i]) * wfl[i];
-    res[s] = convert_uint (acc) >> 16;
-  }
-#endif
-#pragma unroll
-  for (int w = 0; w < NW; w++) {
-    uint word = res[4 * w] | (res[4 * w + 1] << 8) |
-        (res[4 * w + 2] << 16) | (res[4 * w + 3] << 24);
-    if (alpha >= 0)
-      word = bitselect (word, srcw[w], 0xffu << (8 * alpha));
-    if (x + 4 * w + 3 < units) {
-      *(__global uint *) (d + 4 * w) = word;
-    } else {
-      for (int b = 0; b < 4 && x + 4 * w + b < units; b++)
-        d[4 * w + b] = (uchar) (word >> (8 * b));
-    }
-  }
-}
 
 __kernel void
 block (__global const uchar * src, int src_stride, __global uchar * dst,

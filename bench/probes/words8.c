@@ -14,63 +14,7 @@
  *     cc -O2 -o /tmp/words8 bench/probes/words8.c -lOpenCL
  *     /tmp/words8 .            # PROBE_CASES=1: 4K GRAY8 only
  */
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static char *
-slurp (const char *path)
-{
-  FILE *f = fopen (path, "rb");
-  if (!f) { perror (path); exit (1); }
-  fseek (f, 0, SEEK_END);
-  long n = ftell (f);
-  fseek (f, 0, SEEK_SET);
-  char *s = malloc (n + 1);
-  fread (s, 1, n, f);
-  s[n] = 0;
-  fclose (f);
-  return s;
-}
-
-static cl_context ctx;
-static cl_device_id dev;
-static cl_command_queue q;
-
-static cl_program
-build (const char **srcs, int n)
-{
-  cl_int st;
-  cl_program p = clCreateProgramWithSource (ctx, n, srcs, NULL, &st);
-  st = clBuildProgram (p, 1, &dev, "-cl-std=CL1.2", NULL, NULL);
-  if (st) {
-    char log[20000];
-    clGetProgramBuildInfo (p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-    fprintf (stderr, "build %d: %s\n", st, log);
-    exit (1);
-  }
-  return p;
-}
-
-static int
-cmpd (const void *a, const void *b)
-{
-  double x = *(double *) a, y = *(double *) b;
-  return x < y ? -1 : x > y;
-}
-
-static double
-ev_ms (cl_event e)
-{
-  cl_ulong a, b;
-  clWaitForEvents (1, &e);
-  clGetEventProfilingInfo (e, CL_PROFILING_COMMAND_START, 8, &a, NULL);
-  clGetEventProfilingInfo (e, CL_PROFILING_COMMAND_END, 8, &b, NULL);
-  clReleaseEvent (e);
-  return (b - a) / 1e6;
-}
+#include "probe.h"
 
 #define NB 8
 static cl_mem srcs[NB], dsts[NB];
@@ -145,22 +89,7 @@ clear_dst (void)
 int
 main (int argc, char **argv)
 {
-  cl_platform_id plats[8];
-  cl_uint np;
-  clGetPlatformIDs (8, plats, &np);
-  int found = 0;
-  for (cl_uint i = 0; i < np && !found; i++)
-    if (clGetDeviceIDs (plats[i], CL_DEVICE_TYPE_GPU, 1, &dev, NULL) == 0)
-      found = 1;
-  for (cl_uint i = 0; i < np && !found; i++)
-    if (clGetDeviceIDs (plats[i], CL_DEVICE_TYPE_ALL, 1, &dev, NULL) == 0)
-      found = 1;
-  if (!found) { fprintf (stderr, "no device\n"); return 1; }
-  char name[256];
-  clGetDeviceInfo (dev, CL_DEVICE_NAME, sizeof name, name, NULL);
-  printf ("device %s\n", name);
-  ctx = clCreateContext (NULL, 1, &dev, NULL, NULL, NULL);
-  q = clCreateCommandQueue (ctx, dev, CL_QUEUE_PROFILING_ENABLE, NULL);
+  open_device ();
 
   const char *dir = argc > 1 ? argv[1] : ".";
   char path[512];
@@ -171,9 +100,9 @@ main (int argc, char **argv)
   snprintf (path, sizeof path, "%s/bench/probes/words8.cl", dir);
   char *probe = slurp (path);
   const char *s1[] = { common, gauss };
-  cl_program preal = build (s1, 2);
+  cl_program preal = build (s1, 2, "-cl-std=CL1.2");
   const char *s2[] = { probe };
-  cl_program pnew = build (s2, 1);
+  cl_program pnew = build (s2, 1, "-cl-std=CL1.2");
   cl_kernel kreal = clCreateKernel (preal, "gaussian3_buffer", NULL);
   cl_kernel kw4 = clCreateKernel (pnew, "w4", NULL);
   cl_kernel kw8 = clCreateKernel (pnew, "w8", NULL);
