@@ -86,4 +86,59 @@ open_device (void)
   q = clCreateCommandQueue (ctx, dev, CL_QUEUE_PROFILING_ENABLE, NULL);
 }
 
+/* the frames: srcs[0]/dsts[0] hot, nb_cold pairs rotated for cold runs */
+#define NB 8
+static cl_mem srcs[NB], dsts[NB];
+static int nb_cold;
+static size_t fsize;
+static unsigned char *ref, *out, *in;
+
+typedef struct { cl_kernel k; size_t g[2], l[2]; int src_arg, dst_arg; } Launch;
+
+/* median ms of @n launches after @warm (copybuf: clEnqueueCopyBuffer),
+ * on the hot pair and rotating through the cold ones */
+static void
+timeit_n (Launch * L, int copybuf, double *hot, double *cold, int n, int warm)
+{
+  double t[64];
+  for (int mode = 0; mode < 2; mode++) {
+    for (int i = -warm; i < n; i++) {
+      int b = mode == 0 ? 0 : (i + warm) % nb_cold;
+      cl_event e;
+      cl_int st;
+      if (copybuf)
+        st = clEnqueueCopyBuffer (q, srcs[b], dsts[b], 0, 0, fsize, 0, NULL, &e);
+      else {
+        clSetKernelArg (L->k, L->src_arg, sizeof (cl_mem), &srcs[b]);
+        clSetKernelArg (L->k, L->dst_arg, sizeof (cl_mem), &dsts[b]);
+        st = clEnqueueNDRangeKernel (q, L->k, 2, NULL, L->g, L->l, 0, NULL, &e);
+      }
+      if (st) { fprintf (stderr, "enqueue %d\n", st); exit (1); }
+      double ms = ev_ms (e);
+      if (i >= 0) t[i] = ms;
+    }
+    qsort (t, n, sizeof (double), cmpd);
+    if (mode == 0) *hot = t[n / 2]; else *cold = t[n / 2];
+  }
+}
+
+/* samples of dsts[0] that differ from ref */
+static long
+check (void)
+{
+  clEnqueueReadBuffer (q, dsts[0], CL_TRUE, 0, fsize, out, 0, NULL, NULL);
+  long bad = 0;
+  for (size_t i = 0; i < fsize; i++)
+    bad += out[i] != ref[i];
+  return bad;
+}
+
+static void
+clear_dst (void)
+{
+  unsigned char z = 0x5a;
+  clEnqueueFillBuffer (q, dsts[0], &z, 1, 0, fsize, 0, NULL, NULL);
+  clFinish (q);
+}
+
 #endif

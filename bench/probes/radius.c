@@ -17,40 +17,6 @@
 
 #define RADIUS 7
 
-#define NB 8
-static cl_mem srcs[NB], dsts[NB];
-static int nb_cold;
-static size_t fsize;
-
-typedef struct { cl_kernel k; size_t g[2], l[2]; int src_arg, dst_arg; } Launch;
-
-static void
-timeit (Launch * L, int copybuf, double *hot, double *cold)
-{
-  double t[20];
-  for (int mode = 0; mode < 2; mode++) {
-    int n = 20;
-    for (int i = -2; i < n; i++) {
-      int b = mode == 0 ? 0 : (i + 2) % nb_cold;
-      cl_event e;
-      cl_int st;
-      if (copybuf)
-        st = clEnqueueCopyBuffer (q, srcs[b], dsts[b], 0, 0, fsize, 0, NULL, &e);
-      else {
-        clSetKernelArg (L->k, L->src_arg, sizeof (cl_mem), &srcs[b]);
-        clSetKernelArg (L->k, L->dst_arg, sizeof (cl_mem), &dsts[b]);
-        st = clEnqueueNDRangeKernel (q, L->k, 2, NULL, L->g, L->l, 0, NULL, &e);
-      }
-      if (st) { fprintf (stderr, "enqueue %d\n", st); exit (1); }
-      double ms = ev_ms (e);
-      if (i >= 0) t[i] = ms;
-    }
-    qsort (t, n, sizeof (double), cmpd);
-    if (mode == 0) *hot = t[n / 2]; else *cold = t[n / 2];
-  }
-}
-
-static unsigned char *ref, *out, *in;
 static unsigned short wt[RADIUS + 1];
 static float wf[RADIUS + 1];
 
@@ -103,24 +69,6 @@ reference (int units, int h, int step, int alpha)
   free (v);
 }
 
-static long
-check (void)
-{
-  clEnqueueReadBuffer (q, dsts[0], CL_TRUE, 0, fsize, out, 0, NULL, NULL);
-  long bad = 0;
-  for (size_t i = 0; i < fsize; i++)
-    bad += out[i] != ref[i];
-  return bad;
-}
-
-static void
-clear_dst (void)
-{
-  unsigned char z = 0x5a;
-  clEnqueueFillBuffer (q, dsts[0], &z, 1, 0, fsize, 0, NULL, NULL);
-  clFinish (q);
-}
-
 int
 main (int argc, char **argv)
 {
@@ -170,7 +118,7 @@ main (int argc, char **argv)
     printf ("\n== %s (%.1f MB, %d cold pairs)\n", cases[ci].n, fsize / 1e6, nb_cold);
     double hot, cold;
     Launch L;
-    timeit (&L, 1, &hot, &cold);
+    timeit_n (&L, 1, &hot, &cold, 20, 2);
     printf ("%-30s hot %.4f ms  cold %.4f ms\n", "clEnqueueCopyBuffer", hot, cold);
     double best_hot = hot, best_cold = cold;
     {
@@ -178,7 +126,7 @@ main (int argc, char **argv)
       cl_program pc = build (s2, 1, "-cl-std=CL1.2 -DR=1 -DSTEP=1 -DW=4");
       L.k = clCreateKernel (pc, "copy16", NULL); L.src_arg = 0; L.dst_arg = 1;
       L.g[0] = fsize / 16; L.g[1] = 1; L.l[0] = 256; L.l[1] = 1;
-      timeit (&L, 0, &hot, &cold);
+      timeit_n (&L, 0, &hot, &cold, 20, 2);
       printf ("%-30s hot %.4f ms  cold %.4f ms\n", "copy16", hot, cold);
       if (hot < best_hot) best_hot = hot;
       if (cold < best_cold) best_cold = cold;
@@ -215,7 +163,7 @@ main (int argc, char **argv)
         L.g[0] = (units + 4 * group - 1) / (4 * group) * group;
         L.g[1] = (h + trows[ri] - 1) / trows[ri];
         clear_dst ();
-        timeit (&L, 0, &hot, &cold);
+        timeit_n (&L, 0, &hot, &cold, 20, 2);
         printf ("tile  G %3zu rows %2d              hot %.4f ms (%3.0f%%)  cold %.4f ms (%3.0f%%) bad %ld\n",
             group, trows[ri], hot, 100 * best_hot / hot, cold, 100 * best_cold / cold, check ());
       }
@@ -257,7 +205,7 @@ main (int argc, char **argv)
           L.g[0] = (size_t) ((units + out_bytes - 1) / out_bytes) * G;
           L.g[1] = (h + rows - 1) / rows;
           clear_dst ();
-          timeit (&L, 0, &hot, &cold);
+          timeit_n (&L, 0, &hot, &cold, 20, 2);
           printf ("ring%d W %d G %3d rows %2d         hot %.4f ms (%3.0f%%)  cold %.4f ms (%3.0f%%) bad %ld\n",
               shi, W, G, rows, hot, 100 * best_hot / hot, cold, 100 * best_cold / cold, check ());
         }
@@ -298,7 +246,7 @@ main (int argc, char **argv)
               L.g[0] = (size_t) ((units + out_bytes - 1) / out_bytes) * G;
               L.g[1] = (h + rows - 1) / rows;
               clear_dst ();
-              timeit (&L, 0, &hot, &cold);
+              timeit_n (&L, 0, &hot, &cold, 20, 2);
               printf ("block W %d BR %d G %3d rows %2d    hot %.4f ms (%3.0f%%)  cold %.4f ms (%3.0f%%) bad %ld\n",
                   W, bbr[bi], G, rows, hot, 100 * best_hot / hot, cold, 100 * best_cold / cold, check ());
             }

@@ -16,41 +16,6 @@
  */
 #include "probe.h"
 
-#define NB 8
-static cl_mem srcs[NB], dsts[NB];
-static int nb_cold;
-static size_t fsize;
-
-/* kind: 0 kernel 2D, 1 copybuffer; returns median ms, hot and cold */
-typedef struct { cl_kernel k; size_t g[2], l[2]; int src_arg, dst_arg; } Launch;
-
-static void
-timeit (Launch * L, int copybuf, double *hot, double *cold)
-{
-  double t[30];
-  for (int mode = 0; mode < 2; mode++) {
-    int n = 30;
-    for (int i = -3; i < n; i++) {
-      int b = mode == 0 ? 0 : (i + 3) % nb_cold;
-      cl_event e;
-      cl_int st;
-      if (copybuf)
-        st = clEnqueueCopyBuffer (q, srcs[b], dsts[b], 0, 0, fsize, 0, NULL, &e);
-      else {
-        clSetKernelArg (L->k, L->src_arg, sizeof (cl_mem), &srcs[b]);
-        clSetKernelArg (L->k, L->dst_arg, sizeof (cl_mem), &dsts[b]);
-        st = clEnqueueNDRangeKernel (q, L->k, 2, NULL, L->g, L->l, 0, NULL, &e);
-      }
-      if (st) { fprintf (stderr, "enqueue %d\n", st); exit (1); }
-      double ms = ev_ms (e);
-      if (i >= 0) t[i] = ms;
-    }
-    qsort (t, n, sizeof (double), cmpd);
-    if (mode == 0) *hot = t[n / 2]; else *cold = t[n / 2];
-  }
-}
-
-static unsigned char *ref, *out, *in;
 
 static void
 reference (int units, int h, int step, int alpha)
@@ -66,24 +31,6 @@ reference (int units, int h, int step, int alpha)
       ref[(size_t) y * units + x] = (alpha >= 0 && x % step == alpha) ? b[x] :
           (unsigned char) ((s + 8) >> 4);
     }
-}
-
-static long
-check (void)
-{
-  clEnqueueReadBuffer (q, dsts[0], CL_TRUE, 0, fsize, out, 0, NULL, NULL);
-  long bad = 0;
-  for (size_t i = 0; i < fsize; i++)
-    bad += out[i] != ref[i];
-  return bad;
-}
-
-static void
-clear_dst (void)
-{
-  unsigned char z = 0x5a;
-  clEnqueueFillBuffer (q, dsts[0], &z, 1, 0, fsize, 0, NULL, NULL);
-  clFinish (q);
 }
 
 int
@@ -133,19 +80,19 @@ main (int argc, char **argv)
     printf ("\n== %s (%.1f MB, %d cold pairs)\n", cases[ci].n, fsize / 1e6, nb_cold);
     double hot, cold;
     Launch L;
-    timeit (&L, 1, &hot, &cold);
+    timeit_n (&L, 1, &hot, &cold, 30, 3);
     printf ("%-28s hot %.4f ms (%4.0f GB/s)  cold %.4f ms (%4.0f GB/s)\n",
         "clEnqueueCopyBuffer", hot, 2 * fsize / hot / 1e6, cold, 2 * fsize / cold / 1e6);
     double best_hot = hot, best_cold = cold;
     L.k = kc16; L.src_arg = 0; L.dst_arg = 1;
     L.g[0] = fsize / 16; L.g[1] = 1; L.l[0] = 256; L.l[1] = 1;
-    timeit (&L, 0, &hot, &cold);
+    timeit_n (&L, 0, &hot, &cold, 30, 3);
     printf ("%-28s hot %.4f ms (%4.0f GB/s)  cold %.4f ms (%4.0f GB/s)\n",
         "copy16", hot, 2 * fsize / hot / 1e6, cold, 2 * fsize / cold / 1e6);
     if (hot < best_hot) best_hot = hot;
     if (cold < best_cold) best_cold = cold;
     L.k = kc4; L.g[0] = fsize / 4;
-    timeit (&L, 0, &hot, &cold);
+    timeit_n (&L, 0, &hot, &cold, 30, 3);
     printf ("%-28s hot %.4f ms (%4.0f GB/s)  cold %.4f ms (%4.0f GB/s)\n",
         "copy4", hot, 2 * fsize / hot / 1e6, cold, 2 * fsize / cold / 1e6);
     if (hot < best_hot) best_hot = hot;
@@ -173,7 +120,7 @@ main (int argc, char **argv)
         L.g[0] = ((units + chunk - 1) / chunk + L.l[0] - 1) / L.l[0] * L.l[0];
         L.g[1] = (h + rows - 1) / rows;
         clear_dst ();
-        timeit (&L, 0, &hot, &cold);
+        timeit_n (&L, 0, &hot, &cold, 30, 3);
         printf ("real16 rows %2d L %3d          hot %.4f ms (%3.0f%%)  cold %.4f ms (%3.0f%%) bad %ld\n",
             rows, locv[li], hot, 100 * best_hot / hot, cold, 100 * best_cold / cold, check ());
       }
@@ -207,7 +154,7 @@ main (int argc, char **argv)
           L.g[0] = (items + L.l[0] - 1) / L.l[0] * L.l[0];
           L.g[1] = (yits + L.l[1] - 1) / L.l[1] * L.l[1];
           clear_dst ();
-          timeit (&L, 0, &hot, &cold);
+          timeit_n (&L, 0, &hot, &cold, 30, 3);
           printf ("%-4s rows %2d L %3dx%d         hot %.4f ms (%3.0f%%)  cold %.4f ms (%3.0f%%) bad %ld\n",
               cand[k].n, rows, locs2[li][0], locs2[li][1], hot,
               100 * best_hot / hot, cold, 100 * best_cold / cold, check ());

@@ -194,6 +194,14 @@ gst_cl_gaussian_weights (guint radius, gdouble sigma,
   return radius;
 }
 
+/* Whether Q8 weights of @radius are the binomial [64 128 64] (the 3x3
+ * kernels rather than those of a radius) */
+static gboolean
+q8_is_binomial (guint radius, const guint16 * w)
+{
+  return radius == 1 && w[0] == 128 && w[1] == 64;
+}
+
 /* The weights (centre first) of the blur the properties describe for
  * formats of more than 8 bits: OpenCV's double kernel rounded to float, and
  * in @binomial (if not NULL) whether it is exactly [1 2 1] / 4. Q8 weights
@@ -518,8 +526,7 @@ gst_cl_gaussian_configure (GstClBaseFilter * base, const GstVideoInfo * info,
     sigma = self->sigma;
     GST_OBJECT_UNLOCK (self);
     radius = gst_cl_gaussian_weights (radius, sigma, w);
-    if (!(radius == 1 && w[0] == 128 && w[1] == 64)
-        && radius <= BAND_MAX_RADIUS)
+    if (!q8_is_binomial (radius, w) && radius <= BAND_MAX_RADIUS)
       ensure_band_kernel (self, radius, step, TRUE);
   }
   return TRUE;
@@ -605,7 +612,7 @@ gst_cl_gaussian_tuning_case (GstClBaseFilter * base)
     radius = gaussian_weights_float (radius, sigma, wf, &binomial);
   } else {
     radius = gst_cl_gaussian_weights (radius, sigma, w);
-    binomial = radius == 1 && w[0] == 128 && w[1] == 64;
+    binomial = q8_is_binomial (radius, w);
   }
   if (binomial)
     return g_strdup ("3x3");
@@ -776,7 +783,7 @@ gst_cl_gaussian_process (GstClBaseFilter * base, const GstClPlane * src,
   if (GST_CL_PLANE_IS_WIDE (src))
     return process_wide (self, src, dst, events, n_events, error);
   r = self->radius_in_use;
-  binomial = r == 1 && self->weights[0] == 128 && self->weights[1] == 64;
+  binomial = q8_is_binomial (r, self->weights);
 
   if (src->is_image) {
     const cl_int shift = 0;
