@@ -50,7 +50,7 @@ static const Case cases[] = {
   {"clgaussian radius=7", "RGBA"},
   {"cllaplace", "RGB"}, {"cllaplace", "RGBA"}, {"cllaplace mode=edges", "RGB"},
   {"clhistogram", "GRAY8"}, {"clhistogram", "I420"},
-  {"clhistogram channels=all", "RGBA"},
+  {"clhistogram", "RGBA"}, {"clhistogram channels=all", "RGBA"},
   /* 10 bits against 8 (issue 16): P010_10LE has twice NV12's bytes */
   {"clgaussian", "NV12"}, {"clgaussian", "P010_10LE"},
   {"clgaussian radius=7", "NV12"}, {"clgaussian radius=7", "P010_10LE"},

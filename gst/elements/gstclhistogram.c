@@ -110,6 +110,16 @@ enum
 #define TILE_MAX_GROUPS_X 64    /* groups across a row in tiles */
 #define TILE_GROUPS_PER_CU 4    /* groups per compute unit in tiles */
 #define TILE_COPIES 8           /* copies of the local tables in tiles */
+/* tiles on rows of whole 16-byte vectors (one-byte and 4-byte pixels, 16
+ * bytes per work-item): what bench/probes/histogram.c found best on the
+ * H100 over its pictures (within 5-12 % of each case's best): larger
+ * groups, fewer copies, few groups for one-byte pixels (their merge into
+ * the totals costs more than it hides) and many for 4-byte ones (which
+ * need more loads in flight) */
+#define VEC_GROUP 512
+#define VEC_GROUPS_PER_CU_1 2   /* one-byte pixels */
+#define VEC_GROUPS_PER_CU_4 8   /* 4-byte pixels */
+#define VEC_COPIES 4
 #define MAX_BINS 4096
 /* formats of more than 8 bits (counts of 2^D levels per slot) */
 #define MAX_DEPTH 16
@@ -771,26 +781,32 @@ count_bytes (GstClHistogram * self, const GstClPlane * src, Pending * pf,
             n_events, error))
       return FALSE;
   } else {
-    /* a 2D range of work-groups: dimension 0 across a row (four one-byte
-     * pixels or one pixel per work-item), dimension 1 striding over the
-     * rows, a few groups per compute unit; local tables in as many copies
-     * as local memory holds, up to TILE_COPIES */
+    /* a 2D range of work-groups: dimension 0 across a row (16 bytes,
+     * four one-byte pixels or one pixel per work-item), dimension 1
+     * striding over the rows, a few groups per compute unit; local tables
+     * in as many copies as local memory holds, up to TILE_COPIES */
     gboolean quads = !src->is_image && src->step == 1;
-    /* sixteen one-byte pixels per item on rows of whole 16-byte vectors */
-    cl_int sixteen = quads && src->stride % 16 == 0;
-    gsize items = sixteen ? (src->width + 15) / 16 :
-        quads ? (src->width + 3) / 4 : src->width;
+    /* 16 bytes per item on rows of whole 16-byte vectors: sixteen one-byte
+     * pixels or four 4-byte ones */
+    cl_int sixteen = !src->is_image && (src->step == 1 || src->step == 4)
+        && src->stride % 16 == 0;
+    gsize items = sixteen && src->step == 1 ? (src->width + 15) / 16 :
+        sixteen || quads ? (src->width + 3) / 4 : src->width;
     gsize group, groups_x, groups_y;
     cl_kernel k = src->is_image ? self->k_image : self->k_tiles;
 
+    gsize per_cu = !sixteen ? TILE_GROUPS_PER_CU : src->step == 1 ?
+        VEC_GROUPS_PER_CU_1 : VEC_GROUPS_PER_CU_4;
+
     gst_cl_base_filter_launch_shape (base, src, FALSE, &l);
     if (l.group_auto)
-      l.local[0] = MAX (1, MIN (TILE_GROUP, device->max_work_group_size));
+      l.local[0] = MAX (1, MIN (sixteen ? VEC_GROUP : TILE_GROUP,
+              device->max_work_group_size));
     group = l.local[0];
     groups_x = CLAMP ((items + group - 1) / group, 1, TILE_MAX_GROUPS_X);
-    groups_y = CLAMP (TILE_GROUPS_PER_CU * device->compute_units / groups_x,
+    groups_y = CLAMP (per_cu * device->compute_units / groups_x,
         1, (gsize) src->height);
-    copies = MAX (1, MIN (TILE_COPIES,
+    copies = MAX (1, MIN (sixteen ? VEC_COPIES : TILE_COPIES,
             device->local_mem_size / (N_SLOTS * 256 * sizeof (guint32))));
     local_bytes = (gsize) copies * N_SLOTS * 256 * sizeof (guint32);
     l.global[0] = groups_x * group;

@@ -514,6 +514,22 @@ GST_START_TEST (test_tuning)
       hist_free (&hs);
       g_free (launch);
     }
+  /* 4-byte pixels on rows of whole 16-byte vectors (four pixels per
+   * work-item in tiles): no tail; rows padded to 848 bytes with a tail of
+   * one pixel and a plane that starts off a 16-byte boundary */
+  for (t = 0; t < G_N_ELEMENTS (tunings); t++)
+    for (f = 0; f < 2; f++) {
+      const gchar *format = f ? "RGBA" : "xRGB";
+      gchar *launch = g_strdup_printf ("clhistogram channels=all %s",
+          tunings[t]);
+      Hist hs = hist_new (launch, format, 204, 9);
+      check_random_and_structured (&hs, format, 204, 9, FALSE, 70 + t,
+          launch);
+      check_random_and_structured (&hs, format, 201, 7, TEST_PAD_ALIGNED,
+          90 + t, launch);
+      hist_free (&hs);
+      g_free (launch);
+    }
   g_unsetenv ("GST_CL_ZERO_COPY");
 }
 

@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
+/* histogram: the probe behind clhistogram's GPU kernel. It times, in one
+ * run on the first GPU (else any device), the read-only reduction devbench
+ * measures analyzers against, the plugin's histogram_tiles
+ * (kernels/histogram.cl) as gstclhistogram.c launches it and with other
+ * group counts, group sizes and copies, and the candidates of histogram.cl,
+ * on GRAY8 and 4-byte RGBA (luma; all channels for the plugin's kernel) at
+ * 4K and 8K, on three pictures: devbench's gradients with 3 bits of noise,
+ * uniform noise, and a flat frame. Sources rotate through more than L2
+ * holds. Every histogram is checked against a C count ("bad": levels that
+ * differ). Not built by meson; from the project root:
+ *
+ *     cc -O2 -o /tmp/histogram bench/probes/histogram.c -lOpenCL -lm
+ *     /tmp/histogram .        # PROBE_CASES=1: 4K GRAY8 only
+ *
+ * PROBE_PRIV=1 adds hist_priv (per-lane counters), which ran 2-3x slower
+ * than the plugin's kernel on the H100 (2026-11-24).
+ */
+#include "probe.h"
+
+#define LUMA(r, g, b) ((4899u * (r) + 9617u * (g) + 1868u * (b) + 8192u) >> 14)
+
+static unsigned href[1024], hout[1024];
+static cl_mem totals;
+static cl_uint n_cu;
+static cl_ulong local_max;
+
+/* median ms of the kernel (the totals zeroed before each launch) */
+static double
+time_hist_hot (cl_kernel k, size_t g[2], size_t l[2], int n, int hot)
+{
+  double t[64];
+  const cl_uint zero = 0;
+  for (int i = -2; i < n; i++) {
+    int b = hot ? 0 : (i + 2) % nb_cold;
+    cl_event e;
+    clSetKernelArg (k, 0, sizeof (cl_mem), &srcs[b]);
+    clEnqueueFillBuffer (q, totals, &zero, 4, 0, sizeof hout, 0, NULL, NULL);
+    cl_int st = clEnqueueNDRangeKernel (q, k, 2, NULL, g, l, 0, NULL, &e);
+    if (st)
+      return -st;               /* too many registers for the group: skip */
+    double ms = ev_ms (e);
+    if (i >= 0) t[i] = ms;
+  }
+  qsort (t, n, sizeof (double), cmpd);
+  return t[n / 2];
+}
+
+#define time_hist(k, g, l, n) time_hist_hot (k, g, l, n, 0)
+
+/* levels that differ from the C count, after one launch on srcs[0] */
+static int
+check_hist (cl_kernel k, size_t g[2], size_t l[2], int n_levels)
+{
+  const cl_uint zero = 0;
+  clSetKernelArg (k, 0, sizeof (cl_mem), &srcs[0]);
+  clEnqueueFillBuffer (q, totals, &zero, 4, 0, sizeof hout, 0, NULL, NULL);
+  clEnqueueNDRangeKernel (q, k, 2, NULL, g, l, 0, NULL, NULL);
+  clEnqueueReadBuffer (q, totals, CL_TRUE, 0, sizeof hout, hout, 0, NULL, NULL);
+  int bad = 0;
+  for (int i = 0; i < n_levels; i++)
+    bad += hout[i] != href[i];
+  return bad;
+}
+
+static void
+fill (int pic, int b, int w, int h, int step)
+{
+  unsigned seed = 12345 + b;
+  for (size_t j = 0; j < fsize; j++) {
+    size_t x = j % 4096, y = j / 4096;
+    seed = seed * 1664525u + 1013904223u;
+    in[j] = pic == 0 ? (unsigned char) ((x / 9 + y / 7 + b * 17) + (seed >> 29)) :
+        pic == 1 ? (unsigned char) (seed >> 24) : 77;
+  }
+  (void) w; (void) h; (void) step;
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *dir = argc > 1 ? argv[1] : ".";
+  char path[512];
+  open_device ();
+  clGetDeviceInfo (dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof n_cu, &n_cu, NULL);
+  clGetDeviceInfo (dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_max, &local_max, NULL);
+  printf ("compute units %u, local memory %lu bytes\n", n_cu, (unsigned long) local_max);
+  snprintf (path, sizeof path, "%s/kernels/common.cl", dir);
+  char *common = slurp (path);
+  snprintf (path, sizeof path, "%s/kernels/histogram.cl", dir);
+  char *hist = slurp (path);
+  snprintf (path, sizeof path, "%s/bench/probes/histogram.cl", dir);
+  char *probe = slurp (path);
+  const char *s1[] = { common, hist };
+  /* the plugin's kernel with its TILE_BATCH (4) and other batches */
+  int batches[] = { 4, 1, 2, 8 };
+  cl_kernel kt[4];
+  for (int i = 0; i < 4; i++) {
+    char opts[64];
+    snprintf (opts, sizeof opts, "-cl-std=CL1.2 -DTILE_BATCH=%d", batches[i]);
+    kt[i] = clCreateKernel (build (s1, 2, opts), "histogram_tiles", NULL);
+  }
+  const char *s2[] = { probe };
+  cl_program pp0 = build (s2, 1, "-cl-std=CL1.2 -DATOMIC=0");
+  cl_program pp1 = build (s2, 1, "-cl-std=CL1.2 -DATOMIC=1");
+  cl_kernel kpriv[2] = { clCreateKernel (pp0, "hist_priv", NULL),
+    clCreateKernel (pp1, "hist_priv", NULL) };
+  cl_kernel kread = clCreateKernel (pp0, "hist_read", NULL);
+  cl_kernel kred = clCreateKernel (pp0, "reduce16", NULL);
+  totals = clCreateBuffer (ctx, CL_MEM_READ_WRITE, sizeof hout, NULL, NULL);
+
+  struct { const char *n; int w, h, step, want; } cases[] = {
+    {"4K GRAY8", 3840, 2160, 1, 1}, {"4K RGBA luma", 3840, 2160, 4, 1},
+    {"4K RGBA all", 3840, 2160, 4, 15}, {"8K GRAY8", 7680, 4320, 1, 1},
+    {"8K RGBA luma", 7680, 4320, 4, 1}, {"8K RGBA all", 7680, 4320, 4, 15},
+  };
+  const char *pics[] = { "gradient+noise", "noise", "flat" };
+  int ncases = getenv ("PROBE_CASES") ? atoi (getenv ("PROBE_CASES")) : 6;
+  int first = getenv ("PROBE_FIRST") ? atoi (getenv ("PROBE_FIRST")) : 0;
+  int npics = getenv ("PROBE_PICS") ? atoi (getenv ("PROBE_PICS")) : 3;
+  for (int ci = first; ci < ncases; ci++)
+    for (int pic = 0; pic < npics; pic++) {
+      int w = cases[ci].w, h = cases[ci].h, step = cases[ci].step;
+      int want = cases[ci].want, stride = w * step, units = stride;
+      fsize = (size_t) stride * h;
+      nb_cold = (int) ((400u << 20) / fsize) + 1;
+      if (nb_cold > NB) nb_cold = NB;
+      in = malloc (fsize);
+      for (int b = 0; b < nb_cold; b++) {
+        fill (pic, b, w, h, step);
+        srcs[b] = clCreateBuffer (ctx, CL_MEM_READ_WRITE, fsize, NULL, NULL);
+        clEnqueueWriteBuffer (q, srcs[b], CL_TRUE, 0, fsize, in, 0, NULL, NULL);
+        if (b == 0) {
+          memset (href, 0, sizeof href);
+          for (size_t p = 0; p < fsize; p += step) {
+            if (step == 1) { href[in[p]]++; continue; }
+            unsigned r = in[p], g = in[p + 1], bl = in[p + 2];
+            href[LUMA (r, g, bl)]++;
+            if (want & 2) href[256 + r]++;
+            if (want & 4) href[512 + g]++;
+            if (want & 8) href[768 + bl]++;
+          }
+        }
+      }
+      int n_levels = want == 1 ? 256 : 1024;
+      printf ("\n== %s, %s (%.1f MB, %d frames rotating)\n", cases[ci].n, pics[pic],
+          fsize / 1e6, nb_cold);
+
+      /* the read-only reduction, as devbench runs it */
+      cl_uint n16 = (cl_uint) (fsize / 16);
+      size_t gr[2] = { (size_t) n_cu * 8 * 256, 1 }, lr[2] = { 256, 1 };
+      clSetKernelArg (kred, 1, 4, &n16);
+      clSetKernelArg (kred, 2, sizeof (cl_mem), &totals);
+      clSetKernelArg (kred, 3, 256 * 4, NULL);
+      double red = time_hist (kred, gr, lr, 20);
+      printf ("%-44s %.4f ms  %5.0f GB/s\n", "read-only reduction", red, fsize / red / 1e6);
+      double red_hot = time_hist_hot (kred, gr, lr, 20, 1);
+      printf ("%-44s %.4f ms  %5.0f GB/s\n", "read-only reduction, one frame (hot)",
+          red_hot, fsize / red_hot / 1e6);
+
+      /* the plugin's kernel over groups, groups per compute unit
+       * (groups_x = items / group, at most 64; groups_y = per CU x CUs /
+       * groups_x), copies and batches; "(plugin)": gstclhistogram.c's
+       * choice (group 512, 2 per CU for one-byte pixels and 8 for 4-byte
+       * ones, 4 copies, batch 4) */
+      int sixteen = step == 1 || step == 4;
+      size_t items = step == 1 ? (w + 15) / 16 : (w + 3) / 4;
+      int gsz[] = { 256, 128, 512, 1024 }, gpc[] = { 4, 1, 2, 8 }, cps[] = { 8, 1, 2, 4 };
+      for (int bi = 0; bi < 4; bi++)
+      for (int gi = 0; gi < 4; gi++)
+        for (int pi = 0; pi < 4; pi++)
+          for (int cpi = 0; cpi < 4; cpi++) {
+            cl_kernel ktiles = kt[bi];
+            int copies = cps[cpi];
+            size_t lbytes = (size_t) copies * (want == 1 ? 1 : 4) * 256 * 4;
+            if (lbytes + 1024 > local_max) continue;
+            size_t G = gsz[gi];
+            size_t gx = ((step == 1 ? items : (size_t) w) + G - 1) / G; if (gx > 64) gx = 64; if (gx < 1) gx = 1;
+            size_t gy = gpc[pi] * n_cu / gx; if (gy < 1) gy = 1; if (gy > (size_t) h) gy = h;
+            size_t g[2] = { gx * G, gy }, l[2] = { G, 1 };
+            cl_int a_stride = stride, a_units = units, a_h = h, a_step = step,
+                r_off = 0, g_off = 1, b_off = 2, a_want = want, a_copies = copies,
+                a_sixteen = sixteen;
+            clSetKernelArg (ktiles, 1, 4, &a_stride);
+            clSetKernelArg (ktiles, 2, 4, &a_units);
+            clSetKernelArg (ktiles, 3, 4, &a_h);
+            clSetKernelArg (ktiles, 4, 4, &a_step);
+            clSetKernelArg (ktiles, 5, 4, &r_off);
+            clSetKernelArg (ktiles, 6, 4, &g_off);
+            clSetKernelArg (ktiles, 7, 4, &b_off);
+            clSetKernelArg (ktiles, 8, 4, &a_want);
+            clSetKernelArg (ktiles, 9, sizeof (cl_mem), &totals);
+            clSetKernelArg (ktiles, 10, lbytes, NULL);
+            clSetKernelArg (ktiles, 11, 4, &a_copies);
+            clSetKernelArg (ktiles, 12, 4, &a_sixteen);
+            double t = time_hist (ktiles, g, l, 20);
+            if (t < 0) continue;
+            char name[96];
+            snprintf (name, sizeof name, "tiles G %zu, %d/CU, copies %d, batch %d%s", G,
+                gpc[pi], copies, batches[bi],
+                batches[bi] == 4 && G == 512 && copies == 4 &&
+                gpc[pi] == (step == 1 ? 2 : 8) ? " (plugin)" : "");
+            printf ("%-44s %.4f ms  %3.0f%%  bad %d\n", name, t, 100 * red / t,
+                check_hist (ktiles, g, l, n_levels));
+          }
+      if (want != 1) { free (in); goto next; }
+
+      /* candidates: per-lane 16-bit counters, and the loads alone */
+      for (int kk = getenv ("PROBE_PRIV") ? 0 : 2; kk < 3; kk++) {
+        cl_kernel k = kk < 2 ? kpriv[kk] : kread;
+        int gv[] = { 32, 64, 96, 256 }, pv[] = { 2, 4, 8, 16 };
+        for (int gi = 0; gi < 4; gi++)
+          for (int pi = 0; pi < 4; pi++) {
+            size_t G = gv[gi], lbytes = kk == 2 ? 4 : G * 128 * 4;
+            if (lbytes + 1024 > local_max) continue;
+            size_t gx = ((step == 1 ? items : (size_t) w) + G - 1) / G; if (gx > 64) gx = 64;
+            size_t gy = pv[pi] * n_cu / gx; if (gy < 1) gy = 1; if (gy > (size_t) h) gy = h;
+            size_t g[2] = { gx * G, gy }, l[2] = { G, 1 };
+            if ((size_t) w * h / (gx * G * gy) >= 65536 / (sixteen ? 1 : 1)) continue;
+            cl_int a_stride = stride, a_w = w, a_h = h, a_step = step;
+            clSetKernelArg (k, 1, 4, &a_stride);
+            clSetKernelArg (k, 2, 4, &a_w);
+            clSetKernelArg (k, 3, 4, &a_h);
+            clSetKernelArg (k, 4, 4, &a_step);
+            clSetKernelArg (k, 5, sizeof (cl_mem), &totals);
+            clSetKernelArg (k, 6, lbytes, NULL);
+            double t = time_hist (k, g, l, 20);
+            if (t < 0) continue;
+            char name[96];
+            snprintf (name, sizeof name, "%s G %zu, %d/CU", kk == 0 ? "priv" :
+                kk == 1 ? "priv atomic" : "loads only", G, pv[pi]);
+            if (kk < 2)
+              printf ("%-44s %.4f ms  %3.0f%%  bad %d\n", name, t, 100 * red / t,
+                  check_hist (k, g, l, 256));
+            else
+              printf ("%-44s %.4f ms  %3.0f%%\n", name, t, 100 * red / t);
+          }
+      }
+      free (in);
+    next:
+      for (int b = 0; b < nb_cold; b++)
+        clReleaseMemObject (srcs[b]);
+      fflush (stdout);
+    }
+  return 0;
+}
