@@ -936,7 +936,8 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
           "Tuning: work-items per work-group (0 = automatic: 1 in strips; "
           "in tiles 64, 128 for the 3x3 kernels of 8-byte words and for "
           "clgaussian's radius band (four bytes each), 256 for "
-          "clhistogram)", 0, 1024, 0, rw | GST_PARAM_MUTABLE_PLAYING));
+          "clhistogram, 512 where it reads 16 bytes per item)", 0, 1024, 0,
+          rw | GST_PARAM_MUTABLE_PLAYING));
   g_object_class_install_property (gobject_class, PROP_ROWS_PER_ITEM,
       g_param_spec_uint ("rows-per-item", "Rows per work-item",
           "Tuning: rows each work-item filters (0 = automatic)", 0, 4096, 0,
