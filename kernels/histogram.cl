@@ -204,18 +204,20 @@ hist_local_clear (__local uint * lh, int copies, int want)
   barrier (CLK_LOCAL_MEM_FENCE);
 }
 
+/* a pixel's levels (red, green, blue), counted n times in the slots of
+ * `want` */
 inline void
 hist_local_count (__local uint * my, int copies, uint r, uint g, uint b,
-    int want)
+    int want, uint n)
 {
   if (want & 1)
-    atomic_inc (&my[LUMA (r, g, b) * copies]);
+    atomic_add (&my[LUMA (r, g, b) * copies], n);
   if (want & 2)
-    atomic_inc (&my[(256 + r) * copies]);
+    atomic_add (&my[(256 + r) * copies], n);
   if (want & 4)
-    atomic_inc (&my[(512 + g) * copies]);
+    atomic_add (&my[(512 + g) * copies], n);
   if (want & 8)
-    atomic_inc (&my[(768 + b) * copies]);
+    atomic_add (&my[(768 + b) * copies], n);
 }
 
 /* Each work-group adds its counts atomically into one table of 4 slots x
@@ -265,16 +267,8 @@ inline void
 hist_count_pixel4 (__local uint * my, int copies, uint p, int r_off,
     int g_off, int b_off, int want, uint n)
 {
-  const uint r = (p >> (8 * r_off)) & 0xff, g = (p >> (8 * g_off)) & 0xff,
-      b = (p >> (8 * b_off)) & 0xff;
-  if (want & 1)
-    atomic_add (&my[LUMA (r, g, b) * copies], n);
-  if (want & 2)
-    atomic_add (&my[(256 + r) * copies], n);
-  if (want & 4)
-    atomic_add (&my[(512 + g) * copies], n);
-  if (want & 8)
-    atomic_add (&my[(768 + b) * copies], n);
+  hist_local_count (my, copies, (p >> (8 * r_off)) & 0xff,
+      (p >> (8 * g_off)) & 0xff, (p >> (8 * b_off)) & 0xff, want, n);
 }
 
 /* 16 bytes of a row: sixteen one-byte pixels or four 4-byte ones; all
@@ -357,7 +351,7 @@ histogram_tiles (__global const uchar * src, int stride, int units,
                 atomic_inc (&my[row[i] * copies]);
               else
                 hist_local_count (my, copies, row[i + r_off],
-                    row[i + g_off], row[i + b_off], want);
+                    row[i + g_off], row[i + b_off], want, 1u);
           }
         }
       }
@@ -381,7 +375,7 @@ histogram_tiles (__global const uchar * src, int stride, int units,
         for (int x = get_global_id (0); x < width; x += get_global_size (0)) {
           const __global uchar *px = row + (size_t) x * step;
           hist_local_count (my, copies, px[r_off], px[g_off], px[b_off],
-              want);
+              want, 1u);
         }
       }
     }
@@ -411,11 +405,12 @@ histogram_image (read_only image2d_t src, int width, int height, int layout,
             (int2) (3 * x + g_off, y)).x;
         const uint b = read_imageui (src, GST_CL_SAMPLER,
             (int2) (3 * x + b_off, y)).x;
-        hist_local_count (my, copies, r, g, b, want);
+        hist_local_count (my, copies, r, g, b, want, 1u);
       } else {
         const uint4 t = read_imageui (src, GST_CL_SAMPLER, (int2) (x, y));
         const uint c[4] = { t.x, t.y, t.z, t.w };
-        hist_local_count (my, copies, c[r_off], c[g_off], c[b_off], want);
+        hist_local_count (my, copies, c[r_off], c[g_off], c[b_off], want,
+            1u);
       }
     }
   }
