@@ -258,25 +258,23 @@ lap_hsum8 (const __global uchar * row, int x, int units, int step,
  * 765, the window's sum9 at most 2295, and t = k * c + 2295 - sum9
  * (k = 10 sharpening, 9 for edges) lies in 0..4845. */
 #define LAP_BIAS 0x08f708f7u    /* 2295 = 9 * 255 in each lane */
-#define LAP_LANE1 0x00010001u
 
-/* clamp (t - 2295, 0, 255), or with edges clamp (|t - 2295|, 0, 255), in
- * each 16-bit lane of t (0 <= t <= 4845) */
+/* clamp (t - 2295, 0, 255), or with edges min (|t - 2295|, 255), in each
+ * 16-bit lane of t (0 <= t <= 4845). The lanes are clamped as ushorts:
+ * min and max of 16-bit pairs are one instruction each on recent GPUs
+ * (and a few on others), where clamping by bit tricks on the 32-bit words
+ * took about 14 operations per word and left this kernel bound by its
+ * integer instructions (bench/probes/laplace.c, on an H100 at 4K and 8K
+ * RGBA: the walk at 73-75 % of the device's copy with the bit tricks, at
+ * 81-86 % with this clamp). */
 inline uint2
 lap_clamp_lanes (uint2 t, const int edges)
 {
-  /* 0x8000 + t - 2295 a lane: bit 15 set where t >= 2295 */
-  const uint2 v = (t | (uint2) (0x80008000u)) - LAP_BIAS;
-  const uint2 ge = (v >> 15) & LAP_LANE1;
-  uint2 d = v & 0x7fff7fffu & (ge * 0xffffu);
-  if (edges) {
-    /* 0x8000 + 2295 - t a lane: where t < 2295, 2295 - t */
-    const uint2 n = (uint2) (LAP_BIAS | 0x80008000u) - t;
-    d |= n & 0x7fff7fffu & ((ge ^ LAP_LANE1) * 0xffffu);
-  }
-  /* d <= 2550: lanes of 256 and more get bit 15 from + 0x7f00 */
-  const uint2 big = ((d + 0x7f007f00u) >> 15) & LAP_LANE1;
-  return (d & ~(big * 0xffffu)) | (big * 0xffu);
+  const ushort4 u = as_ushort4 (t);
+  if (edges)
+    return as_uint2 (min (abs_diff (u, (ushort4) (2295)), (ushort4) (255)));
+  /* each lane in 2295..2550 after the clamp: no borrow */
+  return as_uint2 (clamp (u, (ushort4) (2295), (ushort4) (2550))) - LAP_BIAS;
 }
 
 inline __attribute__ ((always_inline)) void
@@ -341,35 +339,50 @@ lap_words8 (__global const uchar * src, int src_stride, __global uchar * dst,
 }
 
 /* The arguments are laplace_buffer's (chunk is 8 here), so that the host
- * launches both alike. */
+ * launches both alike. Strength 1 only (q == LAP_ONE; the host launches
+ * laplace_words8_scaled for the others): a kernel is compiled for its
+ * largest path, and with the 32-bit lanes of the other strengths in the
+ * same kernel the strength-1 walk took 4-10 % longer on an H100 (4K and 8K
+ * RGBA, bench/probes/laplace.c). The pixel size is a constant in the
+ * copies for 4-byte and one-byte pixels. */
 __kernel void
 laplace_words8 (__global const uchar * src, int src_stride,
     __global uchar * dst, int dst_stride, int units, int height, int step,
     int alpha, int chunk, int rows, int mode, int q, int shift, int maxv)
 {
-  /* the default (strength 1, sharpening) with the pixel size a constant,
-   * as gaussian3_words8 does */
-  if (q == LAP_ONE && mode == LAP_MODE_SHARPEN && step == 4)
+  const int v = mode == LAP_MODE_SHARPEN ? LAP_S16_SHARPEN : LAP_S16_EDGES;
+  if (step == 4 && v == LAP_S16_SHARPEN)
     lap_words8 (src, src_stride, dst, dst_stride, units, height, 4, alpha,
         rows, q, LAP_S16_SHARPEN);
-  else if (q == LAP_ONE && mode == LAP_MODE_SHARPEN && step == 1)
+  else if (step == 4)
+    lap_words8 (src, src_stride, dst, dst_stride, units, height, 4, alpha,
+        rows, q, LAP_S16_EDGES);
+  else if (step == 1 && v == LAP_S16_SHARPEN)
     lap_words8 (src, src_stride, dst, dst_stride, units, height, 1, alpha,
         rows, q, LAP_S16_SHARPEN);
-  else if (q == LAP_ONE) {
-    if (mode == LAP_MODE_SHARPEN)
-      lap_words8 (src, src_stride, dst, dst_stride, units, height, step,
-          alpha, rows, q, LAP_S16_SHARPEN);
-    else
-      lap_words8 (src, src_stride, dst, dst_stride, units, height, step,
-          alpha, rows, q, LAP_S16_EDGES);
-  } else {
-    if (mode == LAP_MODE_SHARPEN)
-      lap_words8 (src, src_stride, dst, dst_stride, units, height, step,
-          alpha, rows, q, LAP_I32_SHARPEN);
-    else
-      lap_words8 (src, src_stride, dst, dst_stride, units, height, step,
-          alpha, rows, q, LAP_I32_EDGES);
-  }
+  else if (step == 1)
+    lap_words8 (src, src_stride, dst, dst_stride, units, height, 1, alpha,
+        rows, q, LAP_S16_EDGES);
+  else if (v == LAP_S16_SHARPEN)
+    lap_words8 (src, src_stride, dst, dst_stride, units, height, step,
+        alpha, rows, q, LAP_S16_SHARPEN);
+  else
+    lap_words8 (src, src_stride, dst, dst_stride, units, height, step,
+        alpha, rows, q, LAP_S16_EDGES);
+}
+
+/* laplace_words8 at strengths other than 1 (q != LAP_ONE): 32-bit lanes */
+__kernel void
+laplace_words8_scaled (__global const uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, int units, int height, int step,
+    int alpha, int chunk, int rows, int mode, int q, int shift, int maxv)
+{
+  if (mode == LAP_MODE_SHARPEN)
+    lap_words8 (src, src_stride, dst, dst_stride, units, height, step,
+        alpha, rows, q, LAP_I32_SHARPEN);
+  else
+    lap_words8 (src, src_stride, dst, dst_stride, units, height, step,
+        alpha, rows, q, LAP_I32_EDGES);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -73,7 +73,8 @@ struct _GstClLaplace
   gdouble strength;
 
   /* streaming thread; the "16" kernels take formats of more than 8 bits */
-  cl_kernel k_buffer, k_words8, k_image, k_buffer16, k_image16;
+  cl_kernel k_buffer, k_words8, k_words8_scaled, k_image;
+  cl_kernel k_buffer16, k_image16;
 };
 
 G_DEFINE_TYPE_WITH_CODE (GstClLaplace, gst_cl_laplace,
@@ -112,6 +113,8 @@ gst_cl_laplace_setup (GstClBaseFilter * base, cl_program program,
   if (!(self->k_buffer = gst_cl_kernel_new (program, "laplace_buffer", error))
       || !(self->k_words8 = gst_cl_kernel_new (program, "laplace_words8",
               error))
+      || !(self->k_words8_scaled = gst_cl_kernel_new (program,
+              "laplace_words8_scaled", error))
       || !(self->k_buffer16 = gst_cl_kernel_new (program, "laplace_buffer16",
               error)))
     return FALSE;
@@ -138,6 +141,7 @@ gst_cl_laplace_cleanup (GstClBaseFilter * base)
 
   release_kernel (&self->k_buffer);
   release_kernel (&self->k_words8);
+  release_kernel (&self->k_words8_scaled);
   release_kernel (&self->k_image);
   release_kernel (&self->k_buffer16);
   release_kernel (&self->k_image16);
@@ -213,8 +217,11 @@ gst_cl_laplace_process (GstClBaseFilter * base, const GstClPlane * src,
   if (wide)
     return gst_cl_laplace_launch (self, self->k_buffer16, NULL,
         self->k_image16, src, dst, m, q, src->shift, maxv, events, n_events, error);
-  return gst_cl_laplace_launch (self, self->k_buffer, self->k_words8,
-      self->k_image, src, dst, m, q, 0, maxv, events, n_events, error);
+  /* the words kernel of strength 1 apart from the others': see
+   * laplace_words8 in kernels/laplace.cl */
+  return gst_cl_laplace_launch (self, self->k_buffer, q == STRENGTH_ONE ?
+      self->k_words8 : self->k_words8_scaled, self->k_image, src, dst, m, q,
+      0, maxv, events, n_events, error);
 }
 
 /* ------------------------------------------------------------------------ */
