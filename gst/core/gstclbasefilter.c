@@ -882,6 +882,7 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
   gobject_class->set_property = gst_cl_base_filter_set_property;
   gobject_class->get_property = gst_cl_base_filter_get_property;
   gobject_class->finalize = gst_cl_base_filter_finalize;
+  klass->tiles_fields = GST_CL_TUNE_ALL;
 
   /**
    * GstClBaseFilter:memory:

@@ -8,6 +8,7 @@
 #include "gstclkernel.h"
 #include "gstclplane.h"
 #include "gstclprofile.h"
+#include "gstcltuner.h"
 
 #include <gst/video/video.h>
 #include <gst/video/gstvideofilter.h>
@@ -102,6 +103,11 @@ struct _GstClBaseFilterClass
       GstBuffer * buffer, cl_event * events, guint * n_events,
       GError ** error);
     gchar *(*tuning_case) (GstClBaseFilter * self);
+
+  /* what the subclass's tiles kernels read of the tuning properties
+   * (GST_CL_TUNE_ALL unless the subclass says less): the tuner does not
+   * search the others */
+  GstClTuneFields tiles_fields;
 
   gpointer _gst_reserved[GST_PADDING];
 };

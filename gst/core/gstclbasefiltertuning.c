@@ -158,7 +158,8 @@ gst_cl_base_filter_tune (GstClBaseFilter * self,
       || (out && !gst_cl_plane_store_view (&priv->out_store, q, out->buffer,
               out_info, FALSE, &tf.dst, &err))
       || !gst_cl_tuner_tune (priv->device, priv->case_key, priv->source_sum,
-          &fixed, tuner_mode, tune_run, &tf, &report, &err)) {
+          &fixed, klass->tiles_fields, tuner_mode, tune_run, &tf, &report,
+          &err)) {
     GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
         ("Could not measure the kernels' tuning: using the defaults."),
         ("%s: %s", priv->case_key, err ? err->message : "?"));

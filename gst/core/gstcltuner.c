@@ -186,6 +186,7 @@ typedef struct
 {
   GstClDevice *device;
   GstClDecomposition fixed;
+  GstClTuneFields tiles_fields;
   GstClTunerRun run;
   gpointer user_data;
   gint64 start, deadline;
@@ -206,6 +207,14 @@ field_free (const Search * s, guint f)
 {
   GstClDecomposition fixed = s->fixed;
   return *field (&fixed, f) == 0;
+}
+
+/* Whether the search varies field @f in the shape of @strips: not set
+ * explicitly, and read by that shape's kernels. */
+static gboolean
+field_searched (const Search * s, gboolean strips, guint f)
+{
+  return field_free (s, f) && (strips || (s->tiles_fields & (1u << f)));
 }
 
 static gchar *
@@ -290,7 +299,7 @@ descend (Search * s, GstClDecomposition * best, gdouble * best_ms,
     changed = FALSE;
     for (f = 0; f < N_FIELDS; f++) {
       const guint *values = strips ? strip_values[f] : tile_values[f];
-      if (!field_free (s, f))
+      if (!field_searched (s, strips, f))
         continue;
       for (i = 0; i < 9 && (i == 0 || values[i]); i++) {
         GstClDecomposition c = *best;
@@ -325,8 +334,9 @@ grid (Search * s, GstClDecomposition * best, gdouble * best_ms,
   for (g = 0; g < 9 && (g == 0 || v[GROUP][g]); g++)
     for (r = 0; r < 9 && (r == 0 || v[ROWS][r]); r++)
       for (p = 0; p < 9 && (p == 0 || v[PIXELS][p]); p++) {
-        if ((g && !field_free (s, GROUP)) || (r && !field_free (s, ROWS)) ||
-            (p && !field_free (s, PIXELS)))
+        if ((g && !field_searched (s, strips, GROUP)) ||
+            (r && !field_searched (s, strips, ROWS)) ||
+            (p && !field_searched (s, strips, PIXELS)))
           continue;
         if (over_budget (s))
           return TRUE;
@@ -391,9 +401,9 @@ sweep (Search * s, GPtrArray * out, const GstClDecomposition * chosen,
         for (p = 0; p < 9 && (p == 0 || v[PIXELS][p]); p++) {
           GstClDecomposition c = { shape, v[GROUP][g], v[ROWS][r], v[PIXELS][p] };
           gdouble ms;
-          if ((c.work_group_size && !field_free (s, GROUP)) ||
-              (c.rows_per_item && !field_free (s, ROWS)) ||
-              (c.pixels_per_item && !field_free (s, PIXELS)))
+          if ((c.work_group_size && !field_searched (s, !sh, GROUP)) ||
+              (c.rows_per_item && !field_searched (s, !sh, ROWS)) ||
+              (c.pixels_per_item && !field_searched (s, !sh, PIXELS)))
             continue;
           /* measured afresh: the search's figures are for the search */
           g_hash_table_remove_all (s->tried);
@@ -425,6 +435,8 @@ sweep (Search * s, GPtrArray * out, const GstClDecomposition * chosen,
 /**
  * gst_cl_tuner_tune:
  * @fixed: the explicit tuning properties (not searched)
+ * @tiles_fields: the fields the tiles kernels of the case read (strips
+ *   kernels read them all)
  * @report: (out caller-allocates): the outcome; clear it with
  *   gst_cl_tuner_report_clear()
  *
@@ -435,9 +447,9 @@ sweep (Search * s, GPtrArray * out, const GstClDecomposition * chosen,
  */
 gboolean
 gst_cl_tuner_tune (GstClDevice * device, const gchar * case_key,
-    const gchar * source_sum, const GstClDecomposition * fixed, GstClTunerMode mode,
-    GstClTunerRun run, gpointer user_data, GstClTunerReport * report,
-    GError ** error)
+    const gchar * source_sum, const GstClDecomposition * fixed,
+    GstClTuneFields tiles_fields, GstClTunerMode mode, GstClTunerRun run,
+    gpointer user_data, GstClTunerReport * report, GError ** error)
 {
   GstClTuneStore *store;
   GstClDecomposition defaults = { 0, }, best;
@@ -452,6 +464,7 @@ gst_cl_tuner_tune (GstClDevice * device, const gchar * case_key,
 
   s.device = device;
   s.fixed = *fixed;
+  s.tiles_fields = tiles_fields;
   s.run = run;
   s.user_data = user_data;
   s.start = g_get_monotonic_time ();

@@ -77,14 +77,27 @@ typedef struct
   gdouble recheck_chosen_ms, recheck_best_ms;
 } GstClTunerReport;
 
+/* The fields of a GstClDecomposition that the kernels of a shape read
+ * (GstClBaseFilterClass.tiles_fields): the tuner searches only those, so
+ * that no candidate differs from another only by what no kernel reads. */
+typedef enum
+{
+  GST_CL_TUNE_GROUP = 1 << 0,
+  GST_CL_TUNE_ROWS = 1 << 1,
+  GST_CL_TUNE_PIXELS = 1 << 2,
+} GstClTuneFields;
+
+#define GST_CL_TUNE_ALL \
+  (GST_CL_TUNE_GROUP | GST_CL_TUNE_ROWS | GST_CL_TUNE_PIXELS)
+
 gchar *gst_cl_tuner_source_sum (const gchar * program_source);
 
 gboolean gst_cl_tuner_lookup (GstClDevice * device, const gchar * case_key,
     const gchar * source_sum, GstClTuneEntry * entry);
 
 gboolean gst_cl_tuner_tune (GstClDevice * device, const gchar * case_key,
-    const gchar * source_sum, const GstClDecomposition * fixed, GstClTunerMode mode,
-    GstClTunerRun run, gpointer user_data, GstClTunerReport * report,
+    const gchar * source_sum, const GstClDecomposition * fixed,
+    GstClTuneFields tiles_fields, GstClTunerMode mode, GstClTunerRun run, gpointer user_data, GstClTunerReport * report,
     GError ** error);
 
 void gst_cl_tuner_report_clear (GstClTunerReport * report);

@@ -305,6 +305,53 @@ GST_START_TEST (test_sample_of_decompositions)
 
 GST_END_TEST;
 
+/* The sweep of clhistogram's tiles (GST_CL_TUNE=sweep) measures its real
+ * choices only: its tiles kernels take a group size, so every candidate
+ * differs in that and in nothing else; strips keep rows and pixels. */
+GST_START_TEST (test_histogram_searches_groups_only)
+{
+  static const gchar *shapes[] = { "tiles", "strips" };
+  guint sh, i;
+
+  g_setenv ("GST_CL_TUNE", "sweep", TRUE);
+  for (sh = 0; sh < 2; sh++) {
+    gchar *launch = g_strdup_printf ("clhistogram kernel-shape=%s",
+        shapes[sh]);
+    GstStructure *s = run_case (launch, "GRAY8", NULL);
+    const GValue *sweep;
+    guint n, groups = 0, others = 0;
+
+    fail_unless (s != NULL, "%s: no tuning message", launch);
+    sweep = gst_structure_get_value (s, "sweep");
+    fail_unless (sweep != NULL && GST_VALUE_HOLDS_ARRAY (sweep));
+    n = gst_value_array_get_size (sweep);
+    for (i = 0; i < n; i++) {
+      const GstStructure *c =
+          gst_value_get_structure (gst_value_array_get_value (sweep, i));
+      guint g, r, p;
+      fail_unless_equals_string (gst_structure_get_string (c,
+              "kernel-shape"), shapes[sh]);
+      fail_unless (gst_structure_get_uint (c, "work-group-size", &g)
+          && gst_structure_get_uint (c, "rows-per-item", &r)
+          && gst_structure_get_uint (c, "pixels-per-item", &p));
+      groups += g != 0;
+      others += r != 0 || p != 0;
+    }
+    if (sh == 0) {
+      /* the default group and six sizes */
+      fail_unless_equals_int (n, 7);
+      fail_unless_equals_int (groups, 6);
+      fail_unless_equals_int (others, 0);
+    } else {
+      fail_unless (others > 0, "strips: rows and pixels not searched");
+    }
+    gst_structure_free (s);
+    g_free (launch);
+  }
+}
+
+GST_END_TEST;
+
 /* Tiles of 16-byte chunks over rows whose stride is a multiple of 16 (the
  * frames' default strides here): on GPUs the 3x3 kernels walk aligned
  * columns there (gst_cl_load_aligned16), which GST_CL_GPU_KERNELS=1 runs
@@ -342,6 +389,7 @@ tuning_suite (void)
   tcase_add_test (tc, test_corrupt_store_rewritten);
   tcase_add_test (tc, test_sample_of_decompositions);
   tcase_add_test (tc, test_aligned_columns);
+  tcase_add_test (tc, test_histogram_searches_groups_only);
   suite_add_tcase (s, tc);
   return s;
 }
