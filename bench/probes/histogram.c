@@ -80,17 +80,13 @@ int
 main (int argc, char **argv)
 {
   const char *dir = argc > 1 ? argv[1] : ".";
-  char path[512];
   open_device ();
   clGetDeviceInfo (dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof n_cu, &n_cu, NULL);
   clGetDeviceInfo (dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_max, &local_max, NULL);
   printf ("compute units %u, local memory %lu bytes\n", n_cu, (unsigned long) local_max);
-  snprintf (path, sizeof path, "%s/kernels/common.cl", dir);
-  char *common = slurp (path);
-  snprintf (path, sizeof path, "%s/kernels/histogram.cl", dir);
-  char *hist = slurp (path);
-  snprintf (path, sizeof path, "%s/bench/probes/histogram.cl", dir);
-  char *probe = slurp (path);
+  char *common = slurp_at (dir, "kernels/common.cl");
+  char *hist = slurp_at (dir, "kernels/histogram.cl");
+  char *probe = slurp_at (dir, "bench/probes/histogram.cl");
   const char *s1[] = { common, hist };
   /* the plugin's kernel with its TILE_BATCH (4) and other batches */
   int batches[] = { 4, 1, 2, 8 };

@@ -31,6 +31,15 @@ slurp (const char *path)
   return s;
 }
 
+/* the file @rel under the project root @dir */
+static char *
+slurp_at (const char *dir, const char *rel)
+{
+  char path[512];
+  snprintf (path, sizeof path, "%s/%s", dir, rel);
+  return slurp (path);
+}
+
 static cl_program
 build (const char **srcs, int n, const char *opts)
 {
@@ -120,6 +129,29 @@ timeit_n (Launch * L, int copybuf, double *hot, double *cold, int n, int warm)
     qsort (t, n, sizeof (double), cmpd);
     if (mode == 0) *hot = t[n / 2]; else *cold = t[n / 2];
   }
+}
+
+/* The copy floors of the current frames, printed: clEnqueueCopyBuffer and
+ * @kc16 (one 16-byte vector per work-item, source argument 0, destination
+ * 1); *best_hot and *best_cold get the faster of the two. */
+static void
+time_copies (cl_kernel kc16, double *best_hot, double *best_cold)
+{
+  double hot, cold;
+  Launch L = { kc16, {fsize / 16, 1}, {256, 1}, 0, 1 };
+  timeit_n (&L, 1, &hot, &cold, 30, 3);
+  printf ("%-30s hot %.4f ms (%4.0f GB/s)  cold %.4f ms (%4.0f GB/s)\n",
+      "clEnqueueCopyBuffer", hot, 2 * fsize / hot / 1e6, cold,
+      2 * fsize / cold / 1e6);
+  *best_hot = hot;
+  *best_cold = cold;
+  timeit_n (&L, 0, &hot, &cold, 30, 3);
+  printf ("%-30s hot %.4f ms (%4.0f GB/s)  cold %.4f ms (%4.0f GB/s)\n",
+      "copy16", hot, 2 * fsize / hot / 1e6, cold, 2 * fsize / cold / 1e6);
+  if (hot < *best_hot)
+    *best_hot = hot;
+  if (cold < *best_cold)
+    *best_cold = cold;
 }
 
 /* samples of dsts[0] that differ from ref */

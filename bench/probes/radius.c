@@ -79,13 +79,9 @@ main (int argc, char **argv)
   printf ("\n");
 
   const char *dir = argc > 1 ? argv[1] : ".";
-  char path[512];
-  snprintf (path, sizeof path, "%s/kernels/common.cl", dir);
-  char *common = slurp (path);
-  snprintf (path, sizeof path, "%s/kernels/gaussian.cl", dir);
-  char *gauss = slurp (path);
-  snprintf (path, sizeof path, "%s/bench/probes/radius.cl", dir);
-  char *probe = slurp (path);
+  char *common = slurp_at (dir, "kernels/common.cl");
+  char *gauss = slurp_at (dir, "kernels/gaussian.cl");
+  char *probe = slurp_at (dir, "bench/probes/radius.cl");
   const char *s1[] = { common, gauss };
   cl_program preal = build (s1, 2, "-cl-std=CL1.2");
   cl_kernel ktile = clCreateKernel (preal, "gaussian_buffer_tile", NULL);

@@ -39,13 +39,9 @@ main (int argc, char **argv)
   open_device ();
 
   const char *dir = argc > 1 ? argv[1] : ".";
-  char path[512];
-  snprintf (path, sizeof path, "%s/kernels/common.cl", dir);
-  char *common = slurp (path);
-  snprintf (path, sizeof path, "%s/kernels/gaussian.cl", dir);
-  char *gauss = slurp (path);
-  snprintf (path, sizeof path, "%s/bench/probes/words8.cl", dir);
-  char *probe = slurp (path);
+  char *common = slurp_at (dir, "kernels/common.cl");
+  char *gauss = slurp_at (dir, "kernels/gaussian.cl");
+  char *probe = slurp_at (dir, "bench/probes/words8.cl");
   const char *s1[] = { common, gauss };
   cl_program preal = build (s1, 2, "-cl-std=CL1.2");
   const char *s2[] = { probe };
@@ -78,20 +74,11 @@ main (int argc, char **argv)
     }
     reference (units, h, step, alpha);
     printf ("\n== %s (%.1f MB, %d cold pairs)\n", cases[ci].n, fsize / 1e6, nb_cold);
-    double hot, cold;
+    double hot, cold, best_hot, best_cold;
     Launch L;
-    timeit_n (&L, 1, &hot, &cold, 30, 3);
-    printf ("%-28s hot %.4f ms (%4.0f GB/s)  cold %.4f ms (%4.0f GB/s)\n",
-        "clEnqueueCopyBuffer", hot, 2 * fsize / hot / 1e6, cold, 2 * fsize / cold / 1e6);
-    double best_hot = hot, best_cold = cold;
-    L.k = kc16; L.src_arg = 0; L.dst_arg = 1;
-    L.g[0] = fsize / 16; L.g[1] = 1; L.l[0] = 256; L.l[1] = 1;
-    timeit_n (&L, 0, &hot, &cold, 30, 3);
-    printf ("%-28s hot %.4f ms (%4.0f GB/s)  cold %.4f ms (%4.0f GB/s)\n",
-        "copy16", hot, 2 * fsize / hot / 1e6, cold, 2 * fsize / cold / 1e6);
-    if (hot < best_hot) best_hot = hot;
-    if (cold < best_cold) best_cold = cold;
-    L.k = kc4; L.g[0] = fsize / 4;
+    time_copies (kc16, &best_hot, &best_cold);
+    L.k = kc4; L.src_arg = 0; L.dst_arg = 1;
+    L.g[0] = fsize / 4; L.g[1] = 1; L.l[0] = 256; L.l[1] = 1;
     timeit_n (&L, 0, &hot, &cold, 30, 3);
     printf ("%-28s hot %.4f ms (%4.0f GB/s)  cold %.4f ms (%4.0f GB/s)\n",
         "copy4", hot, 2 * fsize / hot / 1e6, cold, 2 * fsize / cold / 1e6);
