@@ -472,8 +472,10 @@ gst_cl_tuner_tune (GstClDevice * device, const gchar * case_key,
   /* One run of the defaults before the clock starts: POCL compiles a
    * kernel on its first launch (1.3-1.5 s for cllaplace on the 16-core
    * Xeon through POCL 5.0), which the first frame pays with or without
-   * tuning; counted in the budget, it left no time to search. */
-  if (!run (&defaults, &default_ms, user_data, &err)) {
+   * tuning; counted in the budget, it left no time to search. With the
+   * explicit properties, as measure() runs it. */
+  gst_cl_tuning_merge (fixed, &defaults, &best);
+  if (!run (&best, &default_ms, user_data, &err)) {
     GST_INFO ("the defaults' first run failed: %s", err->message);
     g_clear_error (&err);
   }

@@ -97,7 +97,8 @@ gboolean gst_cl_tuner_lookup (GstClDevice * device, const gchar * case_key,
 
 gboolean gst_cl_tuner_tune (GstClDevice * device, const gchar * case_key,
     const gchar * source_sum, const GstClDecomposition * fixed,
-    GstClTuneFields tiles_fields, GstClTunerMode mode, GstClTunerRun run, gpointer user_data, GstClTunerReport * report,
+    GstClTuneFields tiles_fields, GstClTunerMode mode, GstClTunerRun run,
+    gpointer user_data, GstClTunerReport * report,
     GError ** error);
 
 void gst_cl_tuner_report_clear (GstClTunerReport * report);
