@@ -259,7 +259,10 @@ g3_words8 (__global const uchar * src, int src_stride, __global uchar * dst,
 
 /* The pixel size a constant in each copy of the walk: the neighbours'
  * shifts are then fixed (none at all for 4-byte pixels): on an H100,
- * 0.031 against 0.035 ms at 4K RGBA, 0.103 against 0.111 at 8K. */
+ * 0.031 against 0.035 ms at 4K RGBA, 0.103 against 0.111 at 8K. Pixels of
+ * 4 bytes or 1 only: the others run gaussian3_words8_any, so that the
+ * copies of the common sizes are not compiled beside a walk of a run-time
+ * size (as measured for laplace_words8). */
 __kernel void
 gaussian3_words8 (__global const uchar * src, int src_stride,
     __global uchar * dst, int dst_stride, int units, int height, int step,
@@ -268,12 +271,19 @@ gaussian3_words8 (__global const uchar * src, int src_stride,
   if (step == 4)
     g3_words8 (src, src_stride, dst, dst_stride, units, height, 4, alpha,
         rows);
-  else if (step == 1)
+  else
     g3_words8 (src, src_stride, dst, dst_stride, units, height, 1, alpha,
         rows);
-  else
-    g3_words8 (src, src_stride, dst, dst_stride, units, height, step, alpha,
-        rows);
+}
+
+/* gaussian3_words8 for pixels of other sizes (2 and 3 bytes) */
+__kernel void
+gaussian3_words8_any (__global const uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, int units, int height, int step,
+    int alpha, int chunk, int rows)
+{
+  g3_words8 (src, src_stride, dst, dst_stride, units, height, step, alpha,
+      rows);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -340,11 +340,12 @@ lap_words8 (__global const uchar * src, int src_stride, __global uchar * dst,
 
 /* The arguments are laplace_buffer's (chunk is 8 here), so that the host
  * launches both alike. Strength 1 only (q == LAP_ONE; the host launches
- * laplace_words8_scaled for the others): a kernel is compiled for its
+ * laplace_words8_scaled for the others), pixels of 4 bytes or 1
+ * (laplace_words8_any for the others): a kernel is compiled for its
  * largest path, and with the 32-bit lanes of the other strengths in the
  * same kernel the strength-1 walk took 4-10 % longer on an H100 (4K and 8K
- * RGBA, bench/probes/laplace.c). The pixel size is a constant in the
- * copies for 4-byte and one-byte pixels. */
+ * RGBA, bench/probes/laplace.c). The pixel size is a constant in each
+ * copy. */
 __kernel void
 laplace_words8 (__global const uchar * src, int src_stride,
     __global uchar * dst, int dst_stride, int units, int height, int step,
@@ -357,13 +358,22 @@ laplace_words8 (__global const uchar * src, int src_stride,
   else if (step == 4)
     lap_words8 (src, src_stride, dst, dst_stride, units, height, 4, alpha,
         rows, q, LAP_S16_EDGES);
-  else if (step == 1 && v == LAP_S16_SHARPEN)
+  else if (v == LAP_S16_SHARPEN)
     lap_words8 (src, src_stride, dst, dst_stride, units, height, 1, alpha,
         rows, q, LAP_S16_SHARPEN);
-  else if (step == 1)
+  else
     lap_words8 (src, src_stride, dst, dst_stride, units, height, 1, alpha,
         rows, q, LAP_S16_EDGES);
-  else if (v == LAP_S16_SHARPEN)
+}
+
+/* laplace_words8 for pixels of other sizes (2 and 3 bytes), the size
+ * read at run time */
+__kernel void
+laplace_words8_any (__global const uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, int units, int height, int step,
+    int alpha, int chunk, int rows, int mode, int q, int shift, int maxv)
+{
+  if (mode == LAP_MODE_SHARPEN)
     lap_words8 (src, src_stride, dst, dst_stride, units, height, step,
         alpha, rows, q, LAP_S16_SHARPEN);
   else

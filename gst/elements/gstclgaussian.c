@@ -92,7 +92,7 @@ struct _GstClGaussian
   gboolean weights_valid;
   gboolean wide;                /* the caps have more than 8 bits a sample */
 
-  cl_kernel k3_buffer, k3_words8, k_fused, k_tile, k_vpass, k_hpass;
+  cl_kernel k3_buffer, k3_words8, k3_words8_any, k_fused, k_tile, k_vpass, k_hpass;
   /* gaussian_band, built for band_radius and band_step (NULL if that build
    * failed: the tile runs instead) */
   cl_kernel k_band;
@@ -238,6 +238,8 @@ gst_cl_gaussian_setup (GstClBaseFilter * base, cl_program program,
   if (!(self->k3_buffer = gst_cl_kernel_new (program, "gaussian3_buffer", error))
       || !(self->k3_words8 = gst_cl_kernel_new (program, "gaussian3_words8",
               error))
+      || !(self->k3_words8_any = gst_cl_kernel_new (program,
+              "gaussian3_words8_any", error))
       || !(self->k_fused = gst_cl_kernel_new (program, "gaussian_buffer_fused",
               error))
       || !(self->k_tile = gst_cl_kernel_new (program, "gaussian_buffer_tile",
@@ -306,6 +308,7 @@ gst_cl_gaussian_cleanup (GstClBaseFilter * base)
 
   release_kernel (&self->k3_buffer);
   release_kernel (&self->k3_words8);
+  release_kernel (&self->k3_words8_any);
   release_kernel (&self->k_fused);
   release_kernel (&self->k_tile);
   collect_band_build (self, TRUE);
@@ -815,8 +818,10 @@ gst_cl_gaussian_process (GstClBaseFilter * base, const GstClPlane * src,
   }
 
   if (binomial) {
-    /* GPUs: 8-byte words of rows where they fit */
-    cl_kernel k = self->k3_words8;
+    /* GPUs: 8-byte words of rows where they fit; the common pixel sizes
+     * in a kernel of their own (gaussian3_words8 in kernels/gaussian.cl) */
+    cl_kernel k = src->step == 4 || src->step == 1 ? self->k3_words8 :
+        self->k3_words8_any;
     if (!gst_cl_base_filter_launch_words8 (base, src, dst, &l)) {
       k = self->k3_buffer;
       gst_cl_base_filter_launch_shape (base, src, TRUE, &l);

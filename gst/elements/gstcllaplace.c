@@ -73,7 +73,7 @@ struct _GstClLaplace
   gdouble strength;
 
   /* streaming thread; the "16" kernels take formats of more than 8 bits */
-  cl_kernel k_buffer, k_words8, k_words8_scaled, k_image;
+  cl_kernel k_buffer, k_words8, k_words8_any, k_words8_scaled, k_image;
   cl_kernel k_buffer16, k_image16;
 };
 
@@ -113,6 +113,8 @@ gst_cl_laplace_setup (GstClBaseFilter * base, cl_program program,
   if (!(self->k_buffer = gst_cl_kernel_new (program, "laplace_buffer", error))
       || !(self->k_words8 = gst_cl_kernel_new (program, "laplace_words8",
               error))
+      || !(self->k_words8_any = gst_cl_kernel_new (program,
+              "laplace_words8_any", error))
       || !(self->k_words8_scaled = gst_cl_kernel_new (program,
               "laplace_words8_scaled", error))
       || !(self->k_buffer16 = gst_cl_kernel_new (program, "laplace_buffer16",
@@ -141,6 +143,7 @@ gst_cl_laplace_cleanup (GstClBaseFilter * base)
 
   release_kernel (&self->k_buffer);
   release_kernel (&self->k_words8);
+  release_kernel (&self->k_words8_any);
   release_kernel (&self->k_words8_scaled);
   release_kernel (&self->k_image);
   release_kernel (&self->k_buffer16);
@@ -198,6 +201,7 @@ gst_cl_laplace_process (GstClBaseFilter * base, const GstClPlane * src,
   GstClLaplaceMode mode;
   gdouble strength;
   cl_int m, q, maxv;
+  cl_kernel k_words8;
 
   GST_OBJECT_LOCK (self);
   mode = self->mode;
@@ -217,11 +221,16 @@ gst_cl_laplace_process (GstClBaseFilter * base, const GstClPlane * src,
   if (wide)
     return gst_cl_laplace_launch (self, self->k_buffer16, NULL,
         self->k_image16, src, dst, m, q, src->shift, maxv, events, n_events, error);
-  /* the words kernel of strength 1 apart from the others': see
-   * laplace_words8 in kernels/laplace.cl */
-  return gst_cl_laplace_launch (self, self->k_buffer, q == STRENGTH_ONE ?
-      self->k_words8 : self->k_words8_scaled, self->k_image, src, dst, m, q,
-      0, maxv, events, n_events, error);
+  /* the words kernel of strength 1 and pixels of 4 or 1 bytes apart from
+   * the others: see laplace_words8 in kernels/laplace.cl */
+  if (q != STRENGTH_ONE)
+    k_words8 = self->k_words8_scaled;
+  else if (src->step == 4 || src->step == 1)
+    k_words8 = self->k_words8;
+  else
+    k_words8 = self->k_words8_any;
+  return gst_cl_laplace_launch (self, self->k_buffer, k_words8,
+      self->k_image, src, dst, m, q, 0, maxv, events, n_events, error);
 }
 
 /* ------------------------------------------------------------------------ */
