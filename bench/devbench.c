@@ -337,16 +337,19 @@ event_ms (cl_event e)
 
 /* Frames of @size bytes to rotate through so that none is still in the
  * device's cache when it comes round again (a pair at a time: 2 size bytes
- * per step, at least four times the cache over a round), at most 8. */
+ * per step, over a round at least four times the cache the device reports
+ * and at least 256 MB, since NVIDIA's driver reports less than the H100's
+ * 50 MB of L2), 2 to 8 pairs. */
 static guint
 floor_rotation (cl_device_id d, gsize size)
 {
-  cl_ulong cache = 0;
+  cl_ulong cache = 0, round;
   guint n;
 
   clGetDeviceInfo (d, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof (cache),
       &cache, NULL);
-  n = (guint) ((4 * cache + 2 * size - 1) / (2 * size));
+  round = MAX (4 * cache, (cl_ulong) 256 << 20);
+  n = (guint) ((round + 2 * size - 1) / (2 * size));
   return CLAMP (n, 2, 8);
 }
 

@@ -27,8 +27,15 @@
 #define R GST_CL_RADIUS
 #define STEP GST_CL_STEP
 #define BAND_ROWS 8             /* keep in step with gstclgaussian.c */
-#define HALO ((R * STEP + 3) / 4 * 4)   /* bytes each side, whole words */
-#define HALO_ITEMS (HALO / 4)
+#if STEP == 4
+/* whole blocks of 4 pixels each side: see band_hpass_px4 */
+#define HALO_ITEMS ((R + 3) / 4 * 4)
+#else
+#define HALO_ITEMS ((R * STEP + 3) / 4)
+#endif
+#define HALO (HALO_ITEMS * 4)   /* bytes each side, whole words; keep in
+                                 * step with band_halo_items () in
+                                 * gstclgaussian.c */
 #define EVEN_BYTES 0x00ff00ffu
 
 /* the word of bytes [u, u + 4) of a row, pixels outside the row replicated
@@ -50,27 +57,14 @@ band_load_word (const __global uchar * row, int u, int units)
   return word;
 }
 
-/* the horizontal pass of this work-item's four bytes of one row: lf points
- * at their vertical sums in local memory; src_word holds the source bytes
- * (for the kept alpha or padding byte) */
+/* the horizontal pass of this work-item's four bytes of one row (pixels of
+ * 1 to 3 bytes): lf points at their vertical sums in local memory;
+ * src_word holds the source bytes (for the kept alpha or padding byte) */
 inline void
 band_hpass (const __local float *lf, __global uchar * d, int x, int units,
     int alpha, uint src_word, const float *wf)
 {
   uint res[4];
-#if STEP == 4
-  /* the neighbours are whole pixels: aligned float4 */
-  const __local float4 *l4 = (const __local float4 *) lf;
-  float4 acc = l4[0] * wf[0] + 32768.0f;
-#pragma unroll
-  for (int i = 1; i <= R; i++)
-    acc += (l4[-i] + l4[i]) * wf[i];
-  const uint4 r4 = convert_uint4 (acc) >> 16;
-  res[0] = r4.s0;
-  res[1] = r4.s1;
-  res[2] = r4.s2;
-  res[3] = r4.s3;
-#else
   /* the window [-HALO, 4 + HALO) in registers, loaded a float4 at a time */
   float win[4 + 2 * HALO];
   const __local float4 *l4 = (const __local float4 *) (lf - HALO);
@@ -85,7 +79,6 @@ band_hpass (const __local float *lf, __global uchar * d, int x, int units,
       acc += (win[HALO + s - i * STEP] + win[HALO + s + i * STEP]) * wf[i];
     res[s] = convert_uint (acc) >> 16;
   }
-#endif
   uint word = res[0] | (res[1] << 8) | (res[2] << 16) | (res[3] << 24);
   if (alpha >= 0) {
     /* x is a multiple of 4 and so of STEP when alpha exists (STEP 2 or 4) */
@@ -102,6 +95,77 @@ band_hpass (const __local float *lf, __global uchar * d, int x, int units,
   }
 }
 
+#if STEP == 4
+/* 4-byte pixels: the block's vertical sums are kept a plane per byte of
+ * the pixel (plane c of row r at vs + (4 r + c) * group, one float a
+ * work-item), and the horizontal pass takes 4 neighbouring pixels of a row
+ * a task: each plane's window of 4 + 2 HALO_ITEMS sums is 2 HALO_ITEMS / 4
+ * + 1 aligned float4 loads, where one pixel a work-item read 2R + 1 float4
+ * for its 4 samples (a work-item's float4 a row), and 8K RGBA at radius 7
+ * was bound by those local loads (docs/performance.md). The byte `alpha`
+ * is copied from the source, not filtered. Tasks: row r, block of pixels
+ * [4 b, 4 b + 4) of the band; those in the halo write nothing. */
+inline void
+band_hpass_px4 (const __local float *vs, int group, int r, int b,
+    const __global uchar * s, __global uchar * d, int x, int units,
+    int alpha, const float *wf)
+{
+  const int whole = x + 15 < units, aligned = ((size_t) d & 15) == 0
+      && ((size_t) s & 15) == 0;
+  uint4 word = (uint4) (0), src4 = (uint4) (0);
+  if (alpha >= 0) {
+    /* units is a multiple of 4 here, so a word is in the row or not */
+    const __global uint *s4 = (const __global uint *) s;
+    if (whole && aligned)
+      src4 = *(const __global uint4 *) s;
+    else
+      src4 = (uint4) (s4[0], x + 4 < units ? s4[1] : 0u,
+          x + 8 < units ? s4[2] : 0u, x + 12 < units ? s4[3] : 0u);
+  }
+#pragma unroll
+  for (int c = 0; c < 4; c++) {
+    if (c == alpha) {
+      word |= src4 & (uint4) (0xffu << (8 * c));
+      continue;
+    }
+    float win[4 + 2 * HALO_ITEMS];
+    const __local float4 *l4 = (const __local float4 *) (vs + (4 * r + c) *
+        group) + b - HALO_ITEMS / 4;
+#pragma unroll
+    for (int v = 0; v < (4 + 2 * HALO_ITEMS) / 4; v++)
+      vstore4 (l4[v], v, win);
+#pragma unroll
+    for (int p = 0; p < 4; p++) {
+      float acc = win[HALO_ITEMS + p] * wf[0] + 32768.0f;
+#pragma unroll
+      for (int i = 1; i <= R; i++)
+        acc += (win[HALO_ITEMS + p - i] + win[HALO_ITEMS + p + i]) * wf[i];
+      const uint v8 = (convert_uint (acc) >> 16) << (8 * c);
+      if (p == 0)
+        word.s0 |= v8;
+      else if (p == 1)
+        word.s1 |= v8;
+      else if (p == 2)
+        word.s2 |= v8;
+      else
+        word.s3 |= v8;
+    }
+  }
+  __global uint *d4 = (__global uint *) d;
+  if (whole && aligned) {
+    *(__global uint4 *) d = word;
+  } else if (whole) {
+    vstore4 (word, 0, d4);
+  } else {
+    d4[0] = word.s0;
+    if (x + 4 < units)
+      d4[1] = word.s1;
+    if (x + 8 < units)
+      d4[2] = word.s2;
+  }
+}
+#endif
+
 /* sums: BAND_ROWS x 4 floats a work-item (get_local_size (0) x BAND_ROWS x
  * 16 bytes) */
 __kernel void
@@ -114,8 +178,10 @@ gaussian_band (__global const uchar * src, int src_stride,
   const int x = get_group_id (0) * (group * 4 - 2 * HALO) - HALO + lx * 4;
   const int y0 = get_group_id (1) * rows;
   const int n = min (rows, height - y0);
+#if STEP != 4
   const int writes = lx >= HALO_ITEMS && lx < group - HALO_ITEMS
       && x < units;
+#endif
   uint wi[R + 1];
   float wf[R + 1];
 
@@ -135,8 +201,10 @@ gaussian_band (__global const uchar * src, int src_stride,
           (size_t) clamp (y0 + yb - R + i, 0, height - 1) * src_stride, x,
           units);
       const uint e = word & EVEN_BYTES, o = (word >> 8) & EVEN_BYTES;
+#if STEP != 4
       if (i >= R && i < R + BAND_ROWS)
         centre[i - R] = word;
+#endif
 #pragma unroll
       for (int r = 0; r < BAND_ROWS; r++) {
         const int d = i - R - r;
@@ -146,6 +214,30 @@ gaussian_band (__global const uchar * src, int src_stride,
         }
       }
     }
+#if STEP == 4
+#pragma unroll
+    for (int r = 0; r < BAND_ROWS; r++) {
+      vs[(4 * r) * group + lx] = (float) (even[r] & 0xffffu);
+      vs[(4 * r + 1) * group + lx] = (float) (odd[r] & 0xffffu);
+      vs[(4 * r + 2) * group + lx] = (float) (even[r] >> 16);
+      vs[(4 * r + 3) * group + lx] = (float) (odd[r] >> 16);
+    }
+    barrier (CLK_LOCAL_MEM_FENCE);
+    {
+      /* group and HALO_ITEMS are multiples of 4 (the host rounds group) */
+      const int blocks = group / 4;
+      const int x_band = x - lx * 4;
+      for (int t = lx; t < BAND_ROWS * blocks; t += group) {
+        const int r = t / blocks, b = t - r * blocks;
+        const int xb = x_band + b * 16;
+        if (b >= HALO_ITEMS / 4 && b < blocks - HALO_ITEMS / 4
+            && yb + r < n && xb < units)
+          band_hpass_px4 (vs, group, r, b, src + (size_t) (y0 + yb + r) *
+              src_stride + xb, dst + (size_t) (y0 + yb + r) * dst_stride + xb,
+              xb, units, alpha, wf);
+      }
+    }
+#else
 #pragma unroll
     for (int r = 0; r < BAND_ROWS; r++)
       vstore4 ((float4) ((float) (even[r] & 0xffffu),
@@ -161,6 +253,7 @@ gaussian_band (__global const uchar * src, int src_stride,
               centre[r], wf);
       }
     }
+#endif
     /* the next block overwrites the sums */
     barrier (CLK_LOCAL_MEM_FENCE);
   }

@@ -368,6 +368,17 @@ band_thread_func (gpointer data)
   return NULL;
 }
 
+/* The words at each end of a band of gaussian_band that only feed their
+ * neighbours (HALO_ITEMS of kernels/gaussian_band.cl): the radius' bytes in
+ * whole words, and for 4-byte pixels in whole blocks of 4 pixels. */
+static gsize
+band_halo_items (guint radius, guint step)
+{
+  if (step == 4)
+    return GST_ROUND_UP_4 (radius);
+  return ((gsize) radius * step + 3) / 4;
+}
+
 /* @k (NULL: its build failed, for @why) becomes the band kernel of @radius
  * and @step */
 static void
@@ -483,9 +494,12 @@ launch_band (GstClGaussian * self, const GstClPlane * src,
     return TRUE;
   /* a band: `group` words across, halo_items of them each side feeding
    * only their neighbours; at least 8 words of the band write */
-  halo_items = ((gsize) r * src->step + 3) / 4;
+  halo_items = band_halo_items (r, src->step);
   group = l->group_auto ? BAND_GROUP : l->local[0];
   group = MAX (group, 2 * halo_items + 8);
+  /* 4-byte pixels: the horizontal pass takes blocks of 4 work-items' sums */
+  if (src->step == 4)
+    group = GST_ROUND_UP_4 (group);
   local_bytes = group * BAND_BLOCK_ROWS * 4 * sizeof (gfloat);
   if (group > MIN (self->band_max_group, device->max_work_group_size)
       || local_bytes > device->local_mem_size)
