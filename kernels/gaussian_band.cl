@@ -17,7 +17,9 @@
  *   word (even and odd bytes: at most 255 x 256 a lane, no carry);
  * - the block's sums go to local memory as floats, then after one barrier
  *   each work-item sums its four bytes' horizontal neighbours there, in
- *   float, which is exact here: every partial sum is an integer below 2^24;
+ *   float, which is exact here: every partial sum is an integer below 2^24
+ *   (4-byte pixels: a plane per byte, and a task of 4 pixels of a row per
+ *   work-item, band_hpass_px4);
  * - the HALO bytes at each end of the band only feed the horizontal pass
  *   of their neighbours, so bands overlap by 2 HALO bytes.
  * Rows must start at 4-byte aligned addresses (the host checks). H100, 4K
