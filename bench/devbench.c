@@ -335,6 +335,17 @@ event_ms (cl_event e)
   return (b - a) / 1e6;
 }
 
+/* Launch @i of a timed loop: its kernel time into @t after @warm
+ * launches that only warm up; @e is released either way. */
+static void
+keep_time (cl_event e, guint i, guint warm, double *t)
+{
+  if (i >= warm)
+    t[i - warm] = event_ms (e);
+  else
+    clReleaseEvent (e);
+}
+
 /* Frames of @size bytes to rotate through so that none is still in the
  * device's cache when it comes round again (a pair at a time: 2 size bytes
  * per step, over a round at least four times the cache the device reports
@@ -401,10 +412,7 @@ measure_kernel_floors (cl_context ctx, cl_device_id d, gsize size, Floors * f)
   for (i = 0; i < warm + n; i++) {
     b = i % n_rot;
     clEnqueueCopyBuffer (q, src[b], dst[b], 0, 0, size, 0, NULL, &e);
-    if (i >= warm)
-      tb[i - warm] = event_ms (e);
-    else
-      clReleaseEvent (e);
+    keep_time (e, i, warm, tb);
   }
   for (i = 0; i < warm + n; i++) {
     b = i % n_rot;
@@ -413,10 +421,7 @@ measure_kernel_floors (cl_context ctx, cl_device_id d, gsize size, Floors * f)
     if (clEnqueueNDRangeKernel (q, kc, 1, NULL, &gc, &lc, 0, NULL, &e)
         != CL_SUCCESS)
       goto done;
-    if (i >= warm)
-      tk[i - warm] = event_ms (e);
-    else
-      clReleaseEvent (e);
+    keep_time (e, i, warm, tk);
   }
   for (i = 0; i < warm + n; i++) {
     b = i % n_rot;
@@ -424,10 +429,7 @@ measure_kernel_floors (cl_context ctx, cl_device_id d, gsize size, Floors * f)
     if (clEnqueueNDRangeKernel (q, kr, 1, NULL, &gr, &lr, 0, NULL, &e)
         != CL_SUCCESS)
       goto done;
-    if (i >= warm)
-      tr[i - warm] = event_ms (e);
-    else
-      clReleaseEvent (e);
+    keep_time (e, i, warm, tr);
   }
   f->copy_buffer = 2.0 * size / median (tb, n) / 1e6;
   f->copy_kernel = 2.0 * gc * 16 / median (tk, n) / 1e6;
