@@ -35,11 +35,16 @@ tone mapping's "middle grey" is 0.18). In log space the darkest pixels weigh
 the most, so the key moves a lot with the black point: it suits scenes
 without large black areas, or --haze 0 (no black-point loop needed).
 
-The controller runs in a sync bus handler: in the streaming thread, as
-`after` posts the message of frame n, before frame n + 1 leaves the source.
-So the new values apply from the very next frame, and the run is the same
-every time (a bus watch in the main loop would lag by an unknown number of
-frames).
+The controller runs in a sync bus handler, in the streaming thread. clhistogram
+posts a frame's message a fixed number of frames after the frame (2: it reads
+the counts back while the next frames are counted), so the loop has a dead
+time: by the time frame n's message comes, frames n + 1 and n + 2 have gone
+through `correct` with older values. A probe on `correct`'s source pad
+records the values each frame went through (by timestamp), and each message
+corrects from the values of *its* frame, not from the latest ones: the same
+measurement applied twice gives the same values, so the delay cannot wind
+the loop up. The run is the same every time (a bus watch in the main loop
+would lag by an unknown number of frames more).
 
     examples/python/auto-exposure.py                 # headless: before.png, after.png, auto-exposure.png
     examples/python/auto-exposure.py --window        # the corrected picture live
@@ -103,6 +108,7 @@ class Controller:
         self.contrast, self.brightness = 1.0, 0.0
         self.lock = threading.Lock()
         self.before = {}                # timestamp -> stats of the input
+        self.applied = {}               # timestamp -> (contrast, brightness) it went through
         self.rows = []                  # one per frame, for the print and the plot
         self.converged_at = None
 
@@ -110,18 +116,25 @@ class Controller:
         with self.lock:
             self.before[stats['timestamp']] = stats
 
+    def on_corrected(self, pts):
+        """A frame leaves `correct`: remember what it went through."""
+        with self.lock:
+            self.applied[pts] = (self.contrast, self.brightness)
+
     def on_after(self, stats):
         value, low = stats[self.measure][0], stats['low'][0]
-        applied = (self.contrast, self.brightness)      # what this frame went through
+        with self.lock:
+            applied = self.applied.pop(stats['timestamp'], (self.contrast, self.brightness))
         error = self.target / max(value, 1e-3)
         settled = abs(math.log(error)) < math.log(1.03) and abs(low - self.target_low) <= 3
         if not settled:
             self.converged_at = None
         elif self.converged_at is None:
             self.converged_at = len(self.rows)
-        # videobalance takes contrast and saturation in 0..2, brightness in -1..1
-        self.contrast = min(max(self.contrast * error ** self.rate, 0.0), 2.0)
-        self.brightness = min(max(self.brightness + self.rate * (self.target_low - low) / 255,
+        # from what this frame went through; videobalance takes contrast and
+        # saturation in 0..2, brightness in -1..1
+        self.contrast = min(max(applied[0] * error ** self.rate, 0.0), 2.0)
+        self.brightness = min(max(applied[1] + self.rate * (self.target_low - low) / 255,
                                   -1.0), 1.0)
         self.correct.set_property('contrast', self.contrast)
         self.correct.set_property('saturation', self.contrast)
@@ -252,6 +265,12 @@ def main():
         clip.attach(pipe.get_by_name('clip'))
 
     ctl = Controller(pipe.get_by_name('correct'), args)
+
+    def on_corrected(pad, info):
+        ctl.on_corrected(info.get_buffer().pts)
+        return Gst.PadProbeReturn.OK
+    pipe.get_by_name('correct').get_static_pad('src').add_probe(
+        Gst.PadProbeType.BUFFER, on_corrected)
     before, after = pipe.get_by_name('before'), pipe.get_by_name('after')
 
     def on_sync_message(bus, msg):

@@ -10,11 +10,10 @@ The pipeline:
 
 The frames come out of the appsink; the statistics of each frame come on the
 bus as a `clhistogram` element message whose `timestamp` is the frame's PTS.
-On a CPU device the message is posted before the frame leaves clhistogram;
-on a GPU clhistogram reads its counts back while the next frames are
-counted, and posts a frame's message 2 frames later (in frame order, all of
-them before EOS): the program waits for the message of each frame it
-pulls. The picture shows the frame,
+clhistogram reads its counts back while the next frames are counted, and
+posts a frame's message 2 frames later (in frame order, all of them before
+EOS), on CPU and GPU devices alike: the program waits for the message of
+each frame it pulls. The picture shows the frame,
 the luma, red, green and blue histograms with the mean, median, low (1st
 percentile), high (99th) and log-average (as the level 255 * key), and the
 luma statistics over time.

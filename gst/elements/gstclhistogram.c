@@ -193,12 +193,14 @@ struct _GstClHistogram
   GQueue pending;
 };
 
-/* On devices that copy frames, a frame's counts are read back while the
- * next frames are uploaded and counted: frame n is added (and posted) when
- * frame n + PENDING_FRAMES comes, waiting for its counts if needed, so that
- * messages come in frame order, always the same number of frames later
- * (runs are repeatable). On zero-copy devices (CPUs) there is no transfer
- * to overlap: each frame's message is posted before the frame goes on. */
+/* A frame's counts are read back while the next frames are counted: frame
+ * n is added (and posted) when frame n + PENDING_FRAMES comes, waiting for
+ * its counts if needed, so that messages come in frame order, always the
+ * same number of frames later on every device (runs are repeatable). On
+ * zero-copy devices (CPUs) too: waiting for each frame's counts before
+ * returning serialised POCL's launch and completion latency and the rest of
+ * the pipeline with the kernel, 0.15-0.26 ms a 1080p GRAY8 frame on the CI
+ * machine (docs/performance.md). attach-meta waits for the frame's own. */
 #define PENDING_FRAMES 2
 
 /* A counted frame: its counts on their way to the host, and what the
@@ -1271,8 +1273,7 @@ gst_cl_histogram_analyze (GstClBaseFilter * base, const GstClPlane * src,
     self->finishing_current = FALSE;
     return ok;
   }
-  return finish_frames (self, gst_cl_base_filter_get_device (base)->zero_copy ?
-      0 : PENDING_FRAMES, error);
+  return finish_frames (self, PENDING_FRAMES, error);
 }
 
 /* A DRAIN query: the counts of every frame received are added and
