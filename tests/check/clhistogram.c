@@ -435,6 +435,62 @@ GST_START_TEST (test_interval_and_eos)
 
 GST_END_TEST;
 
+/* interval 0, on every device: a frame's message is posted when the frame
+ * two frames later arrives (its counts are read back meanwhile), in frame
+ * order, with that frame's own counts; the last two come on EOS. Nothing
+ * drains the element here, so an element that posted earlier or later, or
+ * out of order, fails. */
+#define LAG_FRAMES 6
+GST_START_TEST (test_messages_two_frames_later)
+{
+  const gchar *mem = memory_kinds[__i__];
+  gchar *launch = g_strdup_printf ("clhistogram memory=%s", mem);
+  Hist hs = hist_new (launch, "GRAY8", 37, 23);
+  GstVideoInfo info = test_info ("GRAY8", 37, 23);
+  RefCounts rc[LAG_FRAMES];
+  GstMessage *msg;
+  guint i, next = 0;
+
+  for (i = 0; i < LAG_FRAMES + 1; i++) {
+    if (i < LAG_FRAMES) {
+      TestFrame f = test_frame_new (&info, CONTENT_RANDOM, FALSE, 40 + i);
+      RefCounts init = REF_INIT;
+      rc[i] = init;
+      GST_BUFFER_PTS (f.buffer) = gst_util_uint64_scale (i, GST_SECOND, 30);
+      GST_BUFFER_DURATION (f.buffer) = GST_SECOND / 30;
+      ref_count (&rc[i], f.buffer, &f.info, "GRAY8");
+      push_passthrough (hs.h, &f);
+      gst_buffer_unref (f.buffer);
+    } else {
+      fail_unless (gst_harness_push_event (hs.h, gst_event_new_eos ()));
+    }
+    /* what has been posted so far, without draining */
+    while ((msg = gst_bus_pop_filtered (hs.bus, GST_MESSAGE_ELEMENT))) {
+      const GstStructure *s = gst_message_get_structure (msg);
+      guint64 ts = GST_CLOCK_TIME_NONE;
+      if (!gst_structure_has_name (s, "clhistogram")) {
+        gst_message_unref (msg);
+        continue;
+      }
+      fail_unless (next < LAG_FRAMES, "%s: more messages than frames",
+          launch);
+      gst_structure_get_uint64 (s, "timestamp", &ts);
+      fail_unless_equals_uint64 (ts, gst_util_uint64_scale (next, GST_SECOND,
+              30));
+      check_message (s, &rc[next], "luma", 256, 1, 99, 1, launch);
+      ref_clear (&rc[next]);
+      gst_message_unref (msg);
+      next++;
+    }
+    fail_unless_equals_int (next, i == LAG_FRAMES ? LAG_FRAMES :
+        i >= 2 ? i - 1 : 0);
+  }
+  hist_free (&hs);
+  g_free (launch);
+}
+
+GST_END_TEST;
+
 /* post-messages=false: frames pass, nothing is posted. */
 GST_START_TEST (test_no_messages)
 {
@@ -1054,6 +1110,7 @@ clhistogram_suite (void)
       G_N_ELEMENTS (all_formats) - 1);
   tcase_add_test (tc, test_constant_frame);
   tcase_add_loop_test (tc, test_interval_and_eos, 0, 2);
+  tcase_add_loop_test (tc, test_messages_two_frames_later, 0, 2);
   tcase_add_test (tc, test_no_messages);
   tcase_add_loop_test (tc, test_tuning, 0, 2);
   tcase_add_test (tc, test_missing_channels_warning);
