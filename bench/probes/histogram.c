@@ -14,7 +14,12 @@
  *     /tmp/histogram .        # PROBE_CASES=1: 4K GRAY8 only
  *
  * PROBE_PRIV=1 adds hist_priv (per-lane counters), which ran 2-3x slower
- * than the plugin's kernel on the H100 (2026-11-24).
+ * than the plugin's kernel on the H100 (2026-11-24). PROBE_GROUPS=1 times
+ * only the plugin's configuration over 1 to 32 groups per compute unit
+ * (the choice of VEC_GROUPS_PER_CU_1 and _4 in gstclhistogram.c); the
+ * plugin's own figures, with the group its tuner picks, come from devbench
+ * (on 2026-11-25 12 groups a CU for 4-byte pixels ran 12 % faster here at
+ * 8K and 2-8 % slower in devbench: docs/performance.md).
  */
 #include "probe.h"
 
@@ -161,6 +166,39 @@ main (int argc, char **argv)
        * ones, 4 copies, batch 4) */
       int sixteen = step == 1 || step == 4;
       size_t items = step == 1 ? (w + 15) / 16 : (w + 3) / 4;
+      if (getenv ("PROBE_GROUPS")) {
+        /* only the plugin's group (512), copies (4) and batch (4), over
+         * more groups per compute unit than the sweep below */
+        int pcs[] = { 1, 2, 4, 8, 12, 16, 24, 32 };
+        for (int pi = 0; pi < 8; pi++) {
+          cl_kernel k = kt[0];
+          size_t G = 512, lbytes = (size_t) 4 * (want == 1 ? 1 : 4) * 256 * 4;
+          size_t gx = ((step == 1 ? items : (size_t) w) + G - 1) / G; if (gx > 64) gx = 64;
+          size_t gy = pcs[pi] * n_cu / gx; if (gy < 1) gy = 1;
+          size_t g[2] = { gx * G, gy }, l[2] = { G, 1 };
+          cl_int a_stride = stride, a_units = units, a_h = h, a_step = step,
+              r_off = 0, g_off = 1, b_off = 2, a_want = want, a_copies = 4,
+              a_sixteen = sixteen;
+          clSetKernelArg (k, 1, 4, &a_stride);
+          clSetKernelArg (k, 2, 4, &a_units);
+          clSetKernelArg (k, 3, 4, &a_h);
+          clSetKernelArg (k, 4, 4, &a_step);
+          clSetKernelArg (k, 5, 4, &r_off);
+          clSetKernelArg (k, 6, 4, &g_off);
+          clSetKernelArg (k, 7, 4, &b_off);
+          clSetKernelArg (k, 8, 4, &a_want);
+          clSetKernelArg (k, 9, sizeof (cl_mem), &totals);
+          clSetKernelArg (k, 10, lbytes, NULL);
+          clSetKernelArg (k, 11, 4, &a_copies);
+          clSetKernelArg (k, 12, 4, &a_sixteen);
+          double t = time_hist (k, g, l, 20);
+          printf ("tiles G 512, %2d/CU, copies 4, batch 4%s %.4f ms  %3.0f%%  bad %d\n",
+              pcs[pi], pcs[pi] == (step == 1 ? 2 : 8) ? " (plugin)" : "         ",
+              t, 100 * red / t, check_hist (k, g, l, n_levels));
+        }
+        free (in);
+        goto next;
+      }
       int gsz[] = { 256, 128, 512, 1024 }, gpc[] = { 4, 1, 2, 8 }, cps[] = { 8, 1, 2, 4 };
       for (int bi = 0; bi < 4; bi++)
       for (int gi = 0; gi < 4; gi++)
