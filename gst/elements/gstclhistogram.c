@@ -199,7 +199,7 @@ struct _GstClHistogram
  * same number of frames later on every device (runs are repeatable). On
  * zero-copy devices (CPUs) too: waiting for each frame's counts before
  * returning serialised POCL's launch and completion latency and the rest of
- * the pipeline with the kernel, 0.15-0.26 ms a 1080p GRAY8 frame on the CI
+ * the pipeline with the kernel, 0.18-0.26 ms a 1080p GRAY8 frame on the CI
  * machine (docs/performance.md). attach-meta waits for the frame's own. */
 #define PENDING_FRAMES 2
 
