@@ -78,6 +78,15 @@ static const Case cases[] = {
   {"clgaussian memory=image work-group-size=128", "RGBA", TRUE},
   {"clgaussian memory=image work-group-size=256", "RGBA", TRUE},
   {"clgaussian memory=image rows-per-item=2", "RGBA", TRUE},
+  /* the band kernel (radius 2-16 on GPUs): rows a band walks */
+  {"clgaussian radius=7 rows-per-item=8", "GRAY8", TRUE},
+  {"clgaussian radius=7 rows-per-item=16", "GRAY8", TRUE},
+  {"clgaussian radius=7 rows-per-item=32", "GRAY8", TRUE},
+  {"clgaussian radius=7 rows-per-item=64", "GRAY8", TRUE},
+  {"clgaussian radius=7 rows-per-item=8", "RGBA", TRUE},
+  {"clgaussian radius=7 rows-per-item=16", "RGBA", TRUE},
+  {"clgaussian radius=7 rows-per-item=32", "RGBA", TRUE},
+  {"clgaussian radius=7 rows-per-item=64", "RGBA", TRUE},
   {"clgaussian memory=image rows-per-item=4", "RGBA", TRUE},
   {"clgaussian memory=image pixels-per-item=2", "RGBA", TRUE},
 };
