@@ -166,44 +166,16 @@ main (int argc, char **argv)
        * ones, 4 copies, batch 4) */
       int sixteen = step == 1 || step == 4;
       size_t items = step == 1 ? (w + 15) / 16 : (w + 3) / 4;
-      if (getenv ("PROBE_GROUPS")) {
-        /* only the plugin's group (512), copies (4) and batch (4), over
-         * more groups per compute unit than the sweep below */
-        int pcs[] = { 1, 2, 4, 8, 12, 16, 24, 32 };
-        for (int pi = 0; pi < 8; pi++) {
-          cl_kernel k = kt[0];
-          size_t G = 512, lbytes = (size_t) 4 * (want == 1 ? 1 : 4) * 256 * 4;
-          size_t gx = ((step == 1 ? items : (size_t) w) + G - 1) / G; if (gx > 64) gx = 64;
-          size_t gy = pcs[pi] * n_cu / gx; if (gy < 1) gy = 1;
-          size_t g[2] = { gx * G, gy }, l[2] = { G, 1 };
-          cl_int a_stride = stride, a_units = units, a_h = h, a_step = step,
-              r_off = 0, g_off = 1, b_off = 2, a_want = want, a_copies = 4,
-              a_sixteen = sixteen;
-          clSetKernelArg (k, 1, 4, &a_stride);
-          clSetKernelArg (k, 2, 4, &a_units);
-          clSetKernelArg (k, 3, 4, &a_h);
-          clSetKernelArg (k, 4, 4, &a_step);
-          clSetKernelArg (k, 5, 4, &r_off);
-          clSetKernelArg (k, 6, 4, &g_off);
-          clSetKernelArg (k, 7, 4, &b_off);
-          clSetKernelArg (k, 8, 4, &a_want);
-          clSetKernelArg (k, 9, sizeof (cl_mem), &totals);
-          clSetKernelArg (k, 10, lbytes, NULL);
-          clSetKernelArg (k, 11, 4, &a_copies);
-          clSetKernelArg (k, 12, 4, &a_sixteen);
-          double t = time_hist (k, g, l, 20);
-          printf ("tiles G 512, %2d/CU, copies 4, batch 4%s %.4f ms  %3.0f%%  bad %d\n",
-              pcs[pi], pcs[pi] == (step == 1 ? 2 : 8) ? " (plugin)" : "         ",
-              t, 100 * red / t, check_hist (k, g, l, n_levels));
-        }
-        free (in);
-        goto next;
-      }
-      int gsz[] = { 256, 128, 512, 1024 }, gpc[] = { 4, 1, 2, 8 }, cps[] = { 8, 1, 2, 4 };
-      for (int bi = 0; bi < 4; bi++)
-      for (int gi = 0; gi < 4; gi++)
-        for (int pi = 0; pi < 4; pi++)
-          for (int cpi = 0; cpi < 4; cpi++) {
+      int gsz[] = { 256, 128, 512, 1024 }, cps[] = { 8, 1, 2, 4 };
+      int gpc_sweep[] = { 4, 1, 2, 8 }, gpc_more[] = { 1, 2, 4, 8, 12, 16, 24, 32 };
+      /* PROBE_GROUPS=1: only the plugin's group (512), copies (4) and batch
+       * (4), over more groups per compute unit */
+      const int groups_only = getenv ("PROBE_GROUPS") != NULL;
+      const int *gpc = groups_only ? gpc_more : gpc_sweep;
+      for (int bi = 0; bi < (groups_only ? 1 : 4); bi++)
+      for (int gi = groups_only ? 2 : 0; gi < (groups_only ? 3 : 4); gi++)
+        for (int pi = 0; pi < (groups_only ? 8 : 4); pi++)
+          for (int cpi = groups_only ? 3 : 0; cpi < 4; cpi++) {
             cl_kernel ktiles = kt[bi];
             int copies = cps[cpi];
             size_t lbytes = (size_t) copies * (want == 1 ? 1 : 4) * 256 * 4;
@@ -237,7 +209,7 @@ main (int argc, char **argv)
             printf ("%-44s %.4f ms  %3.0f%%  bad %d\n", name, t, 100 * red / t,
                 check_hist (ktiles, g, l, n_levels));
           }
-      if (want != 1) { free (in); goto next; }
+      if (want != 1 || groups_only) { free (in); goto next; }
 
       /* candidates: per-lane 16-bit counters, and the loads alone */
       for (int kk = getenv ("PROBE_PRIV") ? 0 : 2; kk < 3; kk++) {
