@@ -436,6 +436,21 @@ gst_cl_device_get_program (GstClDevice * device, const gchar * name,
       error);
 }
 
+/* the build log of @program on @device, "" when there is none */
+static gchar *
+build_log (GstClDevice * device, cl_program program)
+{
+  size_t size = 0;
+  gchar *log;
+  clGetProgramBuildInfo (program, device->device_id, CL_PROGRAM_BUILD_LOG,
+      0, NULL, &size);
+  log = g_malloc0 (size + 1);
+  if (size)
+    clGetProgramBuildInfo (program, device->device_id, CL_PROGRAM_BUILD_LOG,
+        size, log, NULL);
+  return log;
+}
+
 /**
  * gst_cl_device_get_program_with_defines:
  * @defines: (nullable): more build options, such as "-DGST_CL_RADIUS=7",
@@ -452,16 +467,22 @@ gst_cl_device_get_program_with_defines (GstClDevice * device,
     GError ** error)
 {
   const gchar *sources[2] = { gst_cl_source_common, source };
+  const gchar *extra;
   gchar *options, *key;
   cl_program program;
   cl_int st;
 
   /* GST_CL_GPU_KERNELS=1 builds the GPU variants of the kernels on a CPU
    * device too: the test suites run them on POCL (tests/meson.build) */
-  options = g_strdup_printf ("-cl-std=CL1.2%s%s%s",
+  /* GST_CL_BUILD_OPTIONS adds the driver's own options, for developers
+   * who measure them (NVIDIA's -cl-nv-verbose puts each kernel's register
+   * count in the build log, logged below; -cl-nv-maxrregcount=N caps it) */
+  extra = g_getenv ("GST_CL_BUILD_OPTIONS");
+  options = g_strdup_printf ("-cl-std=CL1.2%s%s%s%s%s",
       gst_cl_device_is_cpu (device) && g_strcmp0 (g_getenv
           ("GST_CL_GPU_KERNELS"), "1") ? " -DGST_CL_CPU=1" : "",
-      defines ? " " : "", defines ? defines : "");
+      defines ? " " : "", defines ? defines : "", extra ? " " : "",
+      extra ? extra : "");
   key = g_strdup_printf ("%s|%s", name, options);
 
   g_mutex_lock (&device->lock);
@@ -477,14 +498,16 @@ gst_cl_device_get_program_with_defines (GstClDevice * device,
     goto out;
   }
   st = clBuildProgram (program, 1, &device->device_id, options, NULL, NULL);
+  if (st == CL_SUCCESS && gst_debug_category_get_threshold (GST_CAT_DEFAULT)
+      >= GST_LEVEL_DEBUG) {
+    gchar *log = build_log (device, program);
+    if (g_strstrip (log)[0])
+      GST_DEBUG_OBJECT (device, "build log of %s.cl (%s):\n%s", name,
+          options, log);
+    g_free (log);
+  }
   if (st != CL_SUCCESS) {
-    size_t size = 0;
-    gchar *log;
-    clGetProgramBuildInfo (program, device->device_id, CL_PROGRAM_BUILD_LOG,
-        0, NULL, &size);
-    log = g_malloc0 (size + 1);
-    clGetProgramBuildInfo (program, device->device_id, CL_PROGRAM_BUILD_LOG,
-        size, log, NULL);
+    gchar *log = build_log (device, program);
     g_set_error (error, GST_CL_ERROR, GST_CL_ERROR_BUILD,
         "Building the OpenCL program %s.cl for \"%s\" failed (%s, options "
         "\"%s\"). Build log:\n%s", name, device->name,

@@ -18,7 +18,7 @@ typedef struct
   gint *data;                   /* width * step values per row */
 } RefPlane;
 
-static gint
+static TEST_REFERENCE gint
 ref_at (const RefPlane * r, gint x, gint y, gint c)
 {
   x = clampi (x, 0, r->width - 1);
@@ -26,7 +26,7 @@ ref_at (const RefPlane * r, gint x, gint y, gint c)
   return r->data[((gsize) y * r->width + x) * r->step + c];
 }
 
-static RefPlane
+static TEST_REFERENCE RefPlane
 ref_chain (const TestPlane * s)
 {
   static const gint w[3] = { 1, 2, 1 };
@@ -69,7 +69,7 @@ ref_chain (const TestPlane * s)
   return r;
 }
 
-static gint
+static TEST_REFERENCE gint
 ref_lookup (const TestPlane * s, gint x, gint y, gint c, gpointer data)
 {
   return ref_at (data, x, y, c);

@@ -11,7 +11,7 @@ static const gint sizes[][2] = {
 /* --- references ---------------------------------------------------------- */
 
 /* the 3x3 binomial, replicated borders: (sum + 8) >> 4 */
-static guint8
+static TEST_REFERENCE guint8
 ref_binomial (const TestPlane * s, gint x, gint y, gint c, gpointer data)
 {
   static const gint k[3] = { 1, 2, 1 };
@@ -76,7 +76,7 @@ ref_kernel (guint radius, gdouble sigma)
   return rk;
 }
 
-static guint8
+static TEST_REFERENCE guint8
 ref_gaussian (const TestPlane * s, gint x, gint y, gint c, gpointer data)
 {
   const RefKernel *rk = data;
@@ -572,7 +572,7 @@ typedef struct
   gint w, h, step, stride;
 } TwoPass;
 
-static guint8
+static TEST_REFERENCE guint8
 ref_two (const TestPlane * s, gint x, gint y, gint c, gpointer data)
 {
   TwoPass *tp = data;
@@ -694,14 +694,14 @@ typedef struct
  * instead, a wrong weight), though it may be within the one level. */
 #define DEEP_SLACK 0.1
 
-static gint
+static TEST_REFERENCE gint
 deep_ref_value (const TestPlane * src, gint x, gint y, gint c, gpointer data)
 {
   const DeepRef *d = data;
   return d->v[((gsize) y * d->width + x) * d->step + c];
 }
 
-static DeepRef
+static TEST_REFERENCE DeepRef
 deep_ref_new (GstBuffer * buf, const GstVideoInfo * info, const RefKernel * rk)
 {
   GstVideoFrame vf;

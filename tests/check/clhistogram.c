@@ -51,7 +51,7 @@ ref_clear (RefCounts * rc)
   memset (rc, 0, sizeof (*rc));
 }
 
-static void
+static TEST_REFERENCE void
 ref_count (RefCounts * rc, GstBuffer * buf, const GstVideoInfo * info,
     const gchar * format)
 {

@@ -37,7 +37,7 @@ floor_div (gint n, gint d)
 
 /* The contract, sample by sample, written as plainly as possible: a cross
  * check of the faster reference below on frames up to 321x241. */
-static guint8
+static TEST_REFERENCE guint8
 ref_plain (const TestPlane * s, gint x, gint y, gint c, gpointer data)
 {
   const LapCase *lc = data;

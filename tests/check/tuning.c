@@ -12,7 +12,7 @@
 #define H 256                   /* 81920 pixels: above the tuner's minimum */
 
 /* the 3x3 binomial, replicated borders: (sum + 8) >> 4 */
-static guint8
+static TEST_REFERENCE guint8
 ref_binomial (const TestPlane * s, gint x, gint y, gint c, gpointer data)
 {
   static const gint k[3] = { 1, 2, 1 };
@@ -26,7 +26,7 @@ ref_binomial (const TestPlane * s, gint x, gint y, gint c, gpointer data)
 }
 
 /* cllaplace sharpen at strength 1: c + (8c - the 8 neighbours), clamped */
-static guint8
+static TEST_REFERENCE guint8
 ref_sharpen (const TestPlane * s, gint x, gint y, gint c, gpointer data)
 {
   gint i, j, l = 0, p;
