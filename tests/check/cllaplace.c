@@ -70,7 +70,7 @@ typedef struct
   gint width, height, step;
 } Expected;
 
-static Expected
+static TEST_REFERENCE Expected
 expected_new (GstBuffer * buf, const GstVideoInfo * info, const LapCase * lc)
 {
   GstVideoFrame vf;
@@ -128,7 +128,7 @@ expected_free (Expected * e)
  * with the fixed point reference and within @tolerance of the double one,
  * the kept byte of each pixel (alpha, padding) and every other plane
  * unchanged. Returns the number of mismatches (and logs the first ones). */
-static guint
+static TEST_REFERENCE guint
 compare_expected (GstBuffer * inbuf, const GstVideoInfo * in_info,
     GstBuffer * outbuf, const GstVideoInfo * out_info, const gchar * format,
     const Expected * e, gint tolerance, const gchar * what)

@@ -31,10 +31,15 @@
  * frames mapped through GstVideoFrame, at clamped coordinates, and what the
  * sanitizers are there for is the plugin and the tests' buffer handling, so
  * the references are built without their checks. */
+/* The small helpers of the references are always inlined, into the
+ * references and sanitized code alike: GCC inlines across differing
+ * no_sanitize attributes only such functions. */
 #if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 8)
 #define TEST_REFERENCE __attribute__ ((no_sanitize ("address", "undefined")))
+#define TEST_INLINE inline __attribute__ ((always_inline))
 #else
 #define TEST_REFERENCE
+#define TEST_INLINE inline
 #endif
 
 /* every format the filters accept */
@@ -332,7 +337,7 @@ test_other_planes_unchanged (GstVideoFrame * in, GstVideoFrame * out,
 
 /* The value of sample @c of pixel (@x, @y) of @p, in its depth's levels
  * (bits outside them ignored), for any format. */
-static TEST_REFERENCE G_GNUC_UNUSED gint
+static G_GNUC_UNUSED TEST_INLINE gint
 test_value (const TestPlane * p, gint x, gint y, gint c)
 {
   const guint8 *row = p->data + (gsize) y * p->stride;
@@ -343,7 +348,7 @@ test_value (const TestPlane * p, gint x, gint y, gint c)
 }
 
 /* The stored word (or byte) of sample @c of pixel (@x, @y) of @p. */
-static TEST_REFERENCE G_GNUC_UNUSED guint
+static G_GNUC_UNUSED TEST_INLINE guint
 test_word (const TestPlane * p, gint x, gint y, gint c)
 {
   const guint8 *row = p->data + (gsize) y * p->stride;
@@ -463,7 +468,7 @@ test_push_pull (GstHarness * h, TestFrame * f)
   return gst_harness_pull (h);
 }
 
-static TEST_REFERENCE inline gint
+static TEST_INLINE gint
 clampi (gint v, gint lo, gint hi)
 {
   return v < lo ? lo : v > hi ? hi : v;
