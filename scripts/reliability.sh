@@ -22,10 +22,11 @@ record() {   # record NAME RC
 for step in $steps; do
   case $step in
     asan)
-      # optimised (-O2 -g), as the sanitizers' authors advise: at -O0 the
-      # suites took 3-4 times longer (an hour on a slow CI VM, past CI's
-      # limit); optimised, they still report what they are for (an 8-byte
-      # heap overflow put into clhistogram on purpose was reported at once)
+      # optimised (-O2 -g), as the sanitizers' authors advise: at -O0, with
+      # the tests' references sanitized too, this step took about an hour
+      # on a CI VM, past CI's limit (docs/reliability.md); optimised, the
+      # checks still report what they are for (an 8-byte heap overflow put
+      # into clhistogram on purpose was reported at once)
       asan_opts="-Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized"
       if [ -f build-asan/build.ninja ]; then
         meson configure build-asan $asan_opts

@@ -30,10 +30,9 @@
  * suite's time (the radius references are O(r^2) a sample). They read only
  * frames mapped through GstVideoFrame, at clamped coordinates, and what the
  * sanitizers are there for is the plugin and the tests' buffer handling, so
- * the references are built without their checks. */
-/* The small helpers of the references are always inlined, into the
- * references and sanitized code alike: GCC inlines across differing
- * no_sanitize attributes only such functions. */
+ * the references are built without their checks. Their small helpers are
+ * always inlined, into the references and sanitized code alike: GCC
+ * inlines across differing no_sanitize attributes only such functions. */
 #if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 8)
 #define TEST_REFERENCE __attribute__ ((no_sanitize ("address", "undefined")))
 #define TEST_INLINE inline __attribute__ ((always_inline))
