@@ -28,7 +28,11 @@
 
 #define R GST_CL_RADIUS
 #define STEP GST_CL_STEP
+#ifdef PROBE_BAND_ROWS          /* bench/probes/band.c only */
+#define BAND_ROWS PROBE_BAND_ROWS
+#else
 #define BAND_ROWS 8             /* keep in step with gstclgaussian.c */
+#endif
 #if STEP == 4
 /* whole blocks of 4 pixels each side: see band_hpass_px4 */
 #define HALO_ITEMS ((R + 3) / 4 * 4)
@@ -39,6 +43,16 @@
                                  * step with band_halo_items () in
                                  * gstclgaussian.c */
 #define EVEN_BYTES 0x00ff00ffu
+
+/* GST_CL_WEIGHTS (optional, -DGST_CL_WEIGHTS=w0,w1,...,wR): the Q8 weights
+ * as constants of the build, so that the taps are immediates and take no
+ * registers; without it they come from the `wt` argument */
+#ifdef GST_CL_WEIGHTS
+__constant ushort band_weights[R + 1] = { GST_CL_WEIGHTS };
+#define BAND_WEIGHT(i) band_weights[i]
+#else
+#define BAND_WEIGHT(i) wt[i]
+#endif
 
 /* the word of bytes [u, u + 4) of a row, pixels outside the row replicated
  * from its first or last pixel */
@@ -171,8 +185,39 @@ band_hpass_px4 (const __local float *vs, int group, int r, int b,
 }
 #endif
 
+/* The vertical pass of one source row, i of the block (row y_top + i),
+ * whose word is WORD: added into the sums of every output row of the block
+ * it reaches. A macro, so that gaussian_band can unroll it twice, once for
+ * blocks inside the plane (a word load a row) and once for the edges
+ * (rows clamped, bytes replicated): one branch a block, where a test in
+ * the unrolled loop cost a branch and a 64-bit address a row; with the
+ * 32-bit offsets below and one division a work-item instead of one a
+ * task, 1.13-1.3x faster on an H100 (docs/performance.md). */
+#if STEP != 4
+#define BAND_KEEP_CENTRE(i, word)                                         \
+  if ((i) >= R && (i) < R + BAND_ROWS)                                    \
+    centre[(i) - R] = (word);
+#else
+#define BAND_KEEP_CENTRE(i, word)
+#endif
+#define BAND_VPASS_ROW(i, WORD)                                           \
+  {                                                                       \
+    const uint word = (WORD);                                             \
+    const uint e = word & EVEN_BYTES, o = (word >> 8) & EVEN_BYTES;       \
+    BAND_KEEP_CENTRE (i, word)                                            \
+    _Pragma ("unroll")                                                    \
+    for (int r = 0; r < BAND_ROWS; r++) {                                 \
+      const int d = (i) - R - r;                                          \
+      if (d >= -R && d <= R) {                                            \
+        even[r] += e * wi[d < 0 ? -d : d];                                \
+        odd[r] += o * wi[d < 0 ? -d : d];                                 \
+      }                                                                   \
+    }                                                                     \
+  }
+
 /* sums: BAND_ROWS x 4 floats a work-item (get_local_size (0) x BAND_ROWS x
- * 16 bytes) */
+ * 16 bytes). Byte offsets in the planes are 32-bit: the host runs this
+ * kernel on planes of less than 2 GiB only. */
 __kernel void
 gaussian_band (__global const uchar * src, int src_stride,
     __global uchar * dst, int dst_stride, int units, int height, int alpha,
@@ -183,41 +228,49 @@ gaussian_band (__global const uchar * src, int src_stride,
   const int x = get_group_id (0) * (group * 4 - 2 * HALO) - HALO + lx * 4;
   const int y0 = get_group_id (1) * rows;
   const int n = min (rows, height - y0);
-#if STEP != 4
+  /* this work-item's word lies inside its rows */
+  const int inside_x = x >= 0 && x + 3 < units;
+#if STEP == 4
+  /* group and HALO_ITEMS are multiples of 4 (the host rounds group): the
+   * horizontal tasks of a work-item are rows r0, r0 + 4, ... of block b0
+   * of 4 pixels (one division here rather than one a task) */
+  const int blocks = group / 4;
+  const int r0 = lx / blocks, b0 = lx - r0 * blocks;
+  const int xb = x - lx * 4 + b0 * 16;
+  const int task = b0 >= HALO_ITEMS / 4 && b0 < blocks - HALO_ITEMS / 4
+      && xb < units;
+#else
   const int writes = lx >= HALO_ITEMS && lx < group - HALO_ITEMS
       && x < units;
 #endif
   uint wi[R + 1];
   float wf[R + 1];
 
+#pragma unroll
   for (int i = 0; i <= R; i++) {
-    wi[i] = wt[i];
-    wf[i] = (float) wt[i];
+    wi[i] = BAND_WEIGHT (i);
+    wf[i] = (float) BAND_WEIGHT (i);
   }
   for (int yb = 0; yb < n; yb += BAND_ROWS) {
     uint even[BAND_ROWS], odd[BAND_ROWS], centre[BAND_ROWS];
+    /* source row i of the block is y_top + i */
+    const int y_top = y0 + yb - R;
 #pragma unroll
     for (int r = 0; r < BAND_ROWS; r++)
       even[r] = odd[r] = 0;
-    /* source row i of the block is y0 + yb - R + i */
+    if (inside_x && y_top >= 0 && y_top + BAND_ROWS + 2 * R <= height) {
+      const __global uchar *p = src + (uint) (y_top * src_stride + x);
 #pragma unroll
-    for (int i = 0; i < BAND_ROWS + 2 * R; i++) {
-      const uint word = band_load_word (src +
-          (size_t) clamp (y0 + yb - R + i, 0, height - 1) * src_stride, x,
-          units);
-      const uint e = word & EVEN_BYTES, o = (word >> 8) & EVEN_BYTES;
-#if STEP != 4
-      if (i >= R && i < R + BAND_ROWS)
-        centre[i - R] = word;
-#endif
-#pragma unroll
-      for (int r = 0; r < BAND_ROWS; r++) {
-        const int d = i - R - r;
-        if (d >= -R && d <= R) {
-          even[r] += e * wi[d < 0 ? -d : d];
-          odd[r] += o * wi[d < 0 ? -d : d];
-        }
+      for (int i = 0; i < BAND_ROWS + 2 * R; i++) {
+        BAND_VPASS_ROW (i, *(const __global uint *) p);
+        p += src_stride;
       }
+    } else {
+#pragma unroll
+      for (int i = 0; i < BAND_ROWS + 2 * R; i++)
+        BAND_VPASS_ROW (i, band_load_word (src +
+                (uint) (clamp (y_top + i, 0, height - 1) * src_stride), x,
+                units));
     }
 #if STEP == 4
 #pragma unroll
@@ -228,18 +281,15 @@ gaussian_band (__global const uchar * src, int src_stride,
       vs[(4 * r + 3) * group + lx] = (float) (odd[r] >> 16);
     }
     barrier (CLK_LOCAL_MEM_FENCE);
-    {
-      /* group and HALO_ITEMS are multiples of 4 (the host rounds group) */
-      const int blocks = group / 4;
-      const int x_band = x - lx * 4;
-      for (int t = lx; t < BAND_ROWS * blocks; t += group) {
-        const int r = t / blocks, b = t - r * blocks;
-        const int xb = x_band + b * 16;
-        if (b >= HALO_ITEMS / 4 && b < blocks - HALO_ITEMS / 4
-            && yb + r < n && xb < units)
-          band_hpass_px4 (vs, group, r, b, src + (size_t) (y0 + yb + r) *
-              src_stride + xb, dst + (size_t) (y0 + yb + r) * dst_stride + xb,
-              xb, units, alpha, wf);
+    if (task) {
+#pragma unroll
+      for (int r = r0; r < BAND_ROWS; r += 4) {
+        if (yb + r < n) {
+          const uint s_off = (uint) ((y0 + yb + r) * src_stride + xb);
+          const uint d_off = (uint) ((y0 + yb + r) * dst_stride + xb);
+          band_hpass_px4 (vs, group, r, b0, src + s_off, dst + d_off, xb,
+              units, alpha, wf);
+        }
       }
     }
 #else
@@ -253,8 +303,8 @@ gaussian_band (__global const uchar * src, int src_stride,
 #pragma unroll
       for (int r = 0; r < BAND_ROWS; r++) {
         if (yb + r < n)
-          band_hpass (vs + (r * group + lx) * 4,
-              dst + (size_t) (y0 + yb + r) * dst_stride + x, x, units, alpha,
+          band_hpass (vs + (r * group + lx) * 4, dst +
+              (uint) ((y0 + yb + r) * dst_stride + x), x, units, alpha,
               centre[r], wf);
       }
     }

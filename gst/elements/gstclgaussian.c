@@ -469,7 +469,7 @@ ensure_band_kernel (GstClGaussian * self, guint radius, guint step,
 
 /* gaussian_band over @src into @dst where it applies (GPU shape, 8-bit
  * buffers, radius 1 to BAND_MAX_RADIUS, rows on 4-byte aligned addresses,
- * pixels-per-item unset: @l as gst_cl_base_filter_launch_shape gave it);
+ * planes under 2 GiB, pixels-per-item unset: @l as gst_cl_base_filter_launch_shape gave it);
  * FALSE where the tile must run instead, with @error unset. */
 static gboolean
 launch_band (GstClGaussian * self, const GstClPlane * src,
@@ -485,8 +485,11 @@ launch_band (GstClGaussian * self, const GstClPlane * src,
   GstClLaunch b = *l;
 
   *done = FALSE;
+  /* the kernel's byte offsets are 32-bit: planes under 2 GiB */
   if (r > BAND_MAX_RADIUS || l->chunk != 1 || src->stride % 4
       || dst->stride % 4 || (src->alpha >= 0 && 4 % src->step)
+      || (guint64) src->stride * src->height > G_MAXINT32
+      || (guint64) dst->stride * src->height > G_MAXINT32
       || !gst_cl_mem_is_aligned (src->mem, 4)
       || !gst_cl_mem_is_aligned (dst->mem, 4))
     return TRUE;
