@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* gaussian_band.cl: clgaussian's GPU kernel for a radius of 2 to
- * GST_CL_BAND_MAX_RADIUS on 8-bit buffers, built once per radius and pixel
- * size (the host passes -DGST_CL_RADIUS=r -DGST_CL_STEP=bytes a pixel), so
- * that every loop over the taps unrolls and every array below stays in
- * registers. The arithmetic is that of gaussian.cl (Q8 weights, a vertical
- * sum of at most 255 x 256, out = (sum + 32768) >> 16), so the output is
- * identical to every other clgaussian kernel.
+ * GST_CL_BAND_MAX_RADIUS on 8-bit buffers, built once per blur and pixel
+ * format (the host passes -DGST_CL_RADIUS=r -DGST_CL_STEP=bytes a pixel
+ * -DGST_CL_ALPHA=copied byte or -1 -DGST_CL_WEIGHTS=w0,...,wr), so that
+ * every loop over the taps unrolls, the taps are immediates and every
+ * array below stays in registers. The arithmetic is that of gaussian.cl
+ * (Q8 weights, a vertical sum of at most 255 x 256, out = (sum + 32768) >>
+ * 16), so the output is identical to every other clgaussian kernel.
  *
  * A work-group is a band of get_local_size (0) work-items across, one
  * 32-bit word (4 bytes) of a row each, walking `rows` rows down in blocks
@@ -17,21 +18,26 @@
  *   word (even and odd bytes: at most 255 x 256 a lane, no carry);
  * - the block's sums go to local memory as floats, then after one barrier
  *   each work-item sums its four bytes' horizontal neighbours there, in
- *   float, which is exact here: every partial sum is an integer below 2^24
- *   (4-byte pixels: a plane per byte, and a task of 4 pixels of a row per
- *   work-item, band_hpass_px4);
+ *   float with the weights scaled by 2^-16: every partial sum is an integer
+ *   below 2^24 times 2^-16, so exact, and the truncating conversion of
+ *   (sum + 32768) 2^-16 is the rounded byte (4-byte pixels: a plane per
+ *   byte, and a task of 4 pixels of a row per work-item, band_hpass_px4);
  * - the HALO bytes at each end of the band only feed the horizontal pass
  *   of their neighbours, so bands overlap by 2 HALO bytes.
  * Rows must start at 4-byte aligned addresses (the host checks). H100, 4K
- * and 8K GRAY8 and RGBA at radius 7: 2.5-3.1 times faster than the tile of
- * gaussian.cl (bench/probes/radius.c, docs/performance.md). */
+ * and 8K GRAY8 and RGBA at radius 7: 3.8-4.7 times faster than the tile of
+ * gaussian.cl (bench/probes/radius.c, bench/probes/band.c,
+ * docs/performance.md). */
 
 #define R GST_CL_RADIUS
 #define STEP GST_CL_STEP
+/* rows a block: keep in step with band_block_rows () in gstclgaussian.c */
 #ifdef PROBE_BAND_ROWS          /* bench/probes/band.c only */
 #define BAND_ROWS PROBE_BAND_ROWS
+#elif STEP == 4
+#define BAND_ROWS 16
 #else
-#define BAND_ROWS 8             /* keep in step with gstclgaussian.c */
+#define BAND_ROWS 8
 #endif
 #if STEP == 4
 /* whole blocks of 4 pixels each side: see band_hpass_px4 */
@@ -44,9 +50,18 @@
                                  * gstclgaussian.c */
 #define EVEN_BYTES 0x00ff00ffu
 
-/* GST_CL_WEIGHTS (optional, -DGST_CL_WEIGHTS=w0,w1,...,wR): the Q8 weights
- * as constants of the build, so that the taps are immediates and take no
- * registers; without it they come from the `wt` argument */
+/* GST_CL_ALPHA: the byte of the pixel that is copied, not filtered (-1:
+ * none), as a constant of the build (the element always defines it and
+ * GST_CL_WEIGHTS; without them, bench/probes/band.c measures the `alpha`
+ * and `wt` arguments) */
+#ifdef GST_CL_ALPHA
+#define ALPHA GST_CL_ALPHA
+#else
+#define ALPHA alpha
+#endif
+
+/* GST_CL_WEIGHTS (w0,w1,...,wR): the Q8 weights as constants of the
+ * build, so that the taps are immediates and take no registers */
 #ifdef GST_CL_WEIGHTS
 __constant ushort band_weights[R + 1] = { GST_CL_WEIGHTS };
 #define BAND_WEIGHT(i) band_weights[i]
@@ -89,11 +104,11 @@ band_hpass (const __local float *lf, __global uchar * d, int x, int units,
     vstore4 (l4[v], v, win);
 #pragma unroll
   for (int s = 0; s < 4; s++) {
-    float acc = win[HALO + s] * wf[0] + 32768.0f;
+    float acc = win[HALO + s] * wf[0] + 0.5f;
 #pragma unroll
     for (int i = 1; i <= R; i++)
       acc += (win[HALO + s - i * STEP] + win[HALO + s + i * STEP]) * wf[i];
-    res[s] = convert_uint (acc) >> 16;
+    res[s] = convert_uint (acc);
   }
   uint word = res[0] | (res[1] << 8) | (res[2] << 16) | (res[3] << 24);
   if (alpha >= 0) {
@@ -155,11 +170,11 @@ band_hpass_px4 (const __local float *vs, int group, int r, int b,
       vstore4 (l4[v], v, win);
 #pragma unroll
     for (int p = 0; p < 4; p++) {
-      float acc = win[HALO_ITEMS + p] * wf[0] + 32768.0f;
+      float acc = win[HALO_ITEMS + p] * wf[0] + 0.5f;
 #pragma unroll
       for (int i = 1; i <= R; i++)
         acc += (win[HALO_ITEMS + p - i] + win[HALO_ITEMS + p + i]) * wf[i];
-      const uint v8 = (convert_uint (acc) >> 16) << (8 * c);
+      const uint v8 = convert_uint (acc) << (8 * c);
       if (p == 0)
         word.s0 |= v8;
       else if (p == 1)
@@ -249,7 +264,7 @@ gaussian_band (__global const uchar * src, int src_stride,
 #pragma unroll
   for (int i = 0; i <= R; i++) {
     wi[i] = BAND_WEIGHT (i);
-    wf[i] = (float) BAND_WEIGHT (i);
+    wf[i] = (float) BAND_WEIGHT (i) * 0x1.0p-16f;
   }
   for (int yb = 0; yb < n; yb += BAND_ROWS) {
     uint even[BAND_ROWS], odd[BAND_ROWS], centre[BAND_ROWS];
@@ -275,10 +290,15 @@ gaussian_band (__global const uchar * src, int src_stride,
 #if STEP == 4
 #pragma unroll
     for (int r = 0; r < BAND_ROWS; r++) {
-      vs[(4 * r) * group + lx] = (float) (even[r] & 0xffffu);
-      vs[(4 * r + 1) * group + lx] = (float) (odd[r] & 0xffffu);
-      vs[(4 * r + 2) * group + lx] = (float) (even[r] >> 16);
-      vs[(4 * r + 3) * group + lx] = (float) (odd[r] >> 16);
+      /* the alpha plane is copied, not filtered: no sums */
+      if (ALPHA != 0)
+        vs[(4 * r) * group + lx] = (float) (even[r] & 0xffffu);
+      if (ALPHA != 1)
+        vs[(4 * r + 1) * group + lx] = (float) (odd[r] & 0xffffu);
+      if (ALPHA != 2)
+        vs[(4 * r + 2) * group + lx] = (float) (even[r] >> 16);
+      if (ALPHA != 3)
+        vs[(4 * r + 3) * group + lx] = (float) (odd[r] >> 16);
     }
     barrier (CLK_LOCAL_MEM_FENCE);
     if (task) {
@@ -288,7 +308,7 @@ gaussian_band (__global const uchar * src, int src_stride,
           const uint s_off = (uint) ((y0 + yb + r) * src_stride + xb);
           const uint d_off = (uint) ((y0 + yb + r) * dst_stride + xb);
           band_hpass_px4 (vs, group, r, b0, src + s_off, dst + d_off, xb,
-              units, alpha, wf);
+              units, ALPHA, wf);
         }
       }
     }
@@ -304,7 +324,7 @@ gaussian_band (__global const uchar * src, int src_stride,
       for (int r = 0; r < BAND_ROWS; r++) {
         if (yb + r < n)
           band_hpass (vs + (r * group + lx) * 4, dst +
-              (uint) ((y0 + yb + r) * dst_stride + x), x, units, alpha,
+              (uint) ((y0 + yb + r) * dst_stride + x), x, units, ALPHA,
               centre[r], wf);
       }
     }

@@ -129,13 +129,29 @@ main (int argc, char **argv)
       for (int vi = 0; vi < nv; vi++) {
         const char *v = variants[vi];
         char opts[1024];
-        int rows = 8;
+        /* one block a band: the kernel's BAND_ROWS (files of earlier
+         * kernels: 8) */
+        int rows = step == 4 && v[0] != '@' ? 16 : 8;
         const char *br = strstr (v, "PROBE_BAND_ROWS=");
         if (br)
           rows = atoi (br + strlen ("PROBE_BAND_ROWS="));
         snprintf (opts, sizeof opts,
             "-cl-std=CL1.2 -DGST_CL_RADIUS=%d -DGST_CL_STEP=%d %s %s",
             RADIUS, step, getenv ("PROBE_LOG") ? "-cl-nv-verbose" : "", v);
+        /* "+A" in a variant: -DGST_CL_ALPHA= the case's alpha byte */
+        char vx[512];
+        snprintf (vx, sizeof vx, "%s", v);
+        char *plus = strstr (vx, "+A");
+        if (plus) {
+          char tail[512];
+          snprintf (tail, sizeof tail, "%s", plus + 2);
+          snprintf (plus, sizeof vx - (plus - vx), "-DGST_CL_ALPHA=%d%s",
+              alpha, tail);
+        }
+        snprintf (opts, sizeof opts,
+            "-cl-std=CL1.2 -DGST_CL_RADIUS=%d -DGST_CL_STEP=%d %s %s",
+            RADIUS, step, getenv ("PROBE_LOG") ? "-cl-nv-verbose" : "", vx);
+        v = vx;
         /* "@FILE options": the kernel from FILE (under the root) */
         char *src = band;
         if (v[0] == '@') {

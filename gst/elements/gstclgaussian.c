@@ -63,12 +63,31 @@ enum
 /* gaussian_band (kernels/gaussian_band.cl), GPUs, radius 1 to
  * BAND_MAX_RADIUS: the best of a sweep of groups 64-256, blocks of 4-16
  * rows and bands of 16-64 rows on an H100 at radius 7 (4K and 8K GRAY8 and
- * RGBA; bench/probes/radius.c) */
+ * RGBA; bench/probes/radius.c, bench/probes/band.c) */
 #define BAND_MAX_RADIUS 16      /* beyond: the tile (registers, build time) */
-#define BAND_BLOCK_ROWS 8       /* BAND_ROWS of gaussian_band.cl */
 #define BAND_GROUP 128          /* work-items (4 bytes each) across a band */
-#define BAND_ROWS 8             /* rows a band walks: one block (the tuner's
-                                 * choice in 5 of 6 H100 cases) */
+
+/* The rows of a block of gaussian_band (BAND_ROWS of the kernel): 16 for
+ * 4-byte pixels, 8 otherwise (H100, radius 7, bench/probes/band.c: 16 rows
+ * took 8K RGBA from 0.205 to 0.193 ms and 8K GRAY8 from 0.059 to 0.073).
+ * A band walks one block by default (the tuner's choice in 5 of 6 H100
+ * cases with blocks of 8 rows). */
+static guint
+band_block_rows (guint step)
+{
+  return step == 4 ? 16 : 8;
+}
+
+/* What a build of gaussian_band is for: its radius, pixel size, alpha (or
+ * padding) byte (-1: none) and Q8 weights are constants of the build, so
+ * that the taps are immediates and the alpha plane costs nothing
+ * (H100, radius 7: 1.05-1.1x) */
+typedef struct
+{
+  guint radius, step;
+  gint alpha;
+  guint16 weights[BAND_MAX_RADIUS + 1];
+} BandBuild;
 
 #define DEFAULT_RADIUS 0
 #define DEFAULT_SIGMA 0.0
@@ -93,19 +112,19 @@ struct _GstClGaussian
   gboolean wide;                /* the caps have more than 8 bits a sample */
 
   cl_kernel k3_buffer, k3_words8, k3_words8_any, k_fused, k_tile, k_vpass, k_hpass;
-  /* gaussian_band, built for band_radius and band_step (NULL if that build
-   * failed: the tile runs instead) */
+  /* gaussian_band, built for `band` (NULL if that build failed: the tile
+   * runs instead; band.radius 0: none built) */
   cl_kernel k_band;
-  guint band_radius, band_step;
+  BandBuild band;
   gsize band_max_group;         /* CL_KERNEL_WORK_GROUP_SIZE of k_band */
-  /* a radius changed while playing: band_thread builds the kernel of
-   * band_next_radius and band_next_step (set before it starts) while the
-   * tile filters; band_next, band_next_error and band_next_done are its
-   * result, under band_lock */
+  /* the blur changed while playing: band_thread builds the kernel of
+   * band_next (set before it starts) while the tile filters;
+   * band_next_kernel, band_next_error and band_next_done are its result,
+   * under band_lock */
   GThread *band_thread;
-  guint band_next_radius, band_next_step;
+  BandBuild band_next;
   GMutex band_lock;
-  cl_kernel band_next;
+  cl_kernel band_next_kernel;
   gchar *band_next_error;
   gboolean band_next_done;
   cl_kernel k3_image, k_vpass_image, k_hpass_image;
@@ -313,7 +332,7 @@ gst_cl_gaussian_cleanup (GstClBaseFilter * base)
   release_kernel (&self->k_tile);
   collect_band_build (self, TRUE);
   release_kernel (&self->k_band);
-  self->band_radius = self->band_step = 0;
+  memset (&self->band, 0, sizeof (self->band));
   release_kernel (&self->k_vpass);
   release_kernel (&self->k_hpass);
   release_kernel (&self->k3_image);
@@ -333,16 +352,21 @@ gst_cl_gaussian_cleanup (GstClBaseFilter * base)
 }
 
 static cl_kernel
-build_band_kernel (GstClDevice * device, guint radius, guint step,
-    GError ** error)
+build_band_kernel (GstClDevice * device, const BandBuild * b, GError ** error)
 {
-  gchar *defines = g_strdup_printf ("-DGST_CL_RADIUS=%u -DGST_CL_STEP=%u",
-      radius, step);
-  cl_program program = gst_cl_device_get_program_with_defines (device,
-      "gaussian_band", gst_cl_source_gaussian_band, defines, error);
+  GString *defines = g_string_new (NULL);
+  cl_program program;
   cl_kernel k = NULL;
+  guint i;
 
-  g_free (defines);
+  g_string_printf (defines, "-DGST_CL_RADIUS=%u -DGST_CL_STEP=%u "
+      "-DGST_CL_ALPHA=%d -DGST_CL_WEIGHTS=%u", b->radius, b->step, b->alpha,
+      b->weights[0]);
+  for (i = 1; i <= b->radius; i++)
+    g_string_append_printf (defines, ",%u", b->weights[i]);
+  program = gst_cl_device_get_program_with_defines (device, "gaussian_band",
+      gst_cl_source_gaussian_band, defines->str, error);
+  g_string_free (defines, TRUE);
   if (program) {
     k = gst_cl_kernel_new (program, "gaussian_band", error);
     clReleaseProgram (program);
@@ -356,11 +380,10 @@ band_thread_func (gpointer data)
   GstClGaussian *self = data;
   GError *err = NULL;
   cl_kernel k = build_band_kernel (gst_cl_base_filter_get_device
-      (GST_CL_BASE_FILTER (self)), self->band_next_radius,
-      self->band_next_step, &err);
+      (GST_CL_BASE_FILTER (self)), &self->band_next, &err);
 
   g_mutex_lock (&self->band_lock);
-  self->band_next = k;
+  self->band_next_kernel = k;
   self->band_next_error = err ? g_strdup (err->message) : NULL;
   self->band_next_done = TRUE;
   g_mutex_unlock (&self->band_lock);
@@ -379,19 +402,18 @@ band_halo_items (guint radius, guint step)
   return ((gsize) radius * step + 3) / 4;
 }
 
-/* @k (NULL: its build failed, for @why) becomes the band kernel of @radius
- * and @step */
+/* @k (NULL: its build failed, for @why) becomes the band kernel of @b */
 static void
-install_band_kernel (GstClGaussian * self, cl_kernel k, guint radius,
-    guint step, const gchar * why)
+install_band_kernel (GstClGaussian * self, cl_kernel k, const BandBuild * b,
+    const gchar * why)
 {
   GstClDevice *device = gst_cl_base_filter_get_device (GST_CL_BASE_FILTER
       (self));
+  const guint radius = b->radius;
 
   release_kernel (&self->k_band);
   self->k_band = k;
-  self->band_radius = radius;
-  self->band_step = step;
+  self->band = *b;
   if (k && clGetKernelWorkGroupInfo (k, device->device_id,
           CL_KERNEL_WORK_GROUP_SIZE, sizeof (self->band_max_group),
           &self->band_max_group, NULL) != CL_SUCCESS)
@@ -401,8 +423,8 @@ install_band_kernel (GstClGaussian * self, cl_kernel k, guint radius,
             "radius %u could not be built: using the general one.", radius),
         ("%s", GST_STR_NULL (why)));
   else
-    GST_DEBUG_OBJECT (self, "band kernel for radius %u, %u-byte pixels",
-        radius, step);
+    GST_DEBUG_OBJECT (self, "band kernel for radius %u, %u-byte pixels, "
+        "alpha byte %d", radius, b->step, b->alpha);
 }
 
 /* Takes the background build's kernel once it is done (@wait: waits for
@@ -421,23 +443,36 @@ collect_band_build (GstClGaussian * self, gboolean wait)
     return FALSE;
   g_thread_join (self->band_thread);
   self->band_thread = NULL;
-  install_band_kernel (self, self->band_next, self->band_next_radius,
-      self->band_next_step, self->band_next_error);
-  self->band_next = NULL;
+  install_band_kernel (self, self->band_next_kernel, &self->band_next,
+      self->band_next_error);
+  self->band_next_kernel = NULL;
   g_clear_pointer (&self->band_next_error, g_free);
   self->band_next_done = FALSE;
   return TRUE;
 }
 
-/* The band kernel for @radius and @step (pixel bytes): one program per
- * radius and pixel size (kernels/gaussian_band.cl). With @now (caps time)
- * it is built here; otherwise (a radius changed while playing) in a thread
- * of its own, so that the stream never waits for a compile: NULL until it
- * is ready, and the tile filters meanwhile (same output). NULL also where
- * the build failed (warned once). */
+/* @b: the build of the band kernel for a blur of @radius with Q8
+ * @weights (centre first) on pixels of @step bytes whose byte @alpha (-1:
+ * none) is copied */
+static void
+band_build_init (BandBuild * b, guint radius, guint step, gint alpha,
+    const guint16 * weights)
+{
+  memset (b, 0, sizeof (*b));
+  b->radius = radius;
+  b->step = step;
+  b->alpha = alpha;
+  memcpy (b->weights, weights, (radius + 1) * sizeof (guint16));
+}
+
+/* The band kernel of @b: one program per radius, weights, pixel size and
+ * alpha byte (kernels/gaussian_band.cl). With @now (caps time) it is built
+ * here; otherwise (the blur changed while playing) in a thread of its own,
+ * so that the stream never waits for a compile: NULL until it is ready,
+ * and the tile filters meanwhile (same output). NULL also where the build
+ * failed (warned once). */
 static cl_kernel
-ensure_band_kernel (GstClGaussian * self, guint radius, guint step,
-    gboolean now)
+ensure_band_kernel (GstClGaussian * self, const BandBuild * b, gboolean now)
 {
   GstClDevice *device = gst_cl_base_filter_get_device (GST_CL_BASE_FILTER
       (self));
@@ -445,24 +480,23 @@ ensure_band_kernel (GstClGaussian * self, guint radius, guint step,
 
   if (!collect_band_build (self, now))
     return NULL;
-  if (self->band_radius == radius && self->band_step == step)
+  if (memcmp (&self->band, b, sizeof (*b)) == 0)
     return self->k_band;
   if (!now) {
-    self->band_next_radius = radius;
-    self->band_next_step = step;
+    self->band_next = *b;
     self->band_thread = g_thread_try_new ("clgaussian-build",
         band_thread_func, self, &err);
     if (self->band_thread) {
       GST_DEBUG_OBJECT (self, "building the band kernel of radius %u in "
-          "the background", radius);
+          "the background", b->radius);
       return NULL;
     }
     GST_WARNING_OBJECT (self, "no build thread (%s): building now",
         err->message);
     g_clear_error (&err);
   }
-  install_band_kernel (self, build_band_kernel (device, radius, step, &err),
-      radius, step, err ? err->message : NULL);
+  install_band_kernel (self, build_band_kernel (device, b, &err), b,
+      err ? err->message : NULL);
   g_clear_error (&err);
   return self->k_band;
 }
@@ -479,10 +513,12 @@ launch_band (GstClGaussian * self, const GstClPlane * src,
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
   GstClDevice *device = gst_cl_base_filter_get_device (base);
   const cl_int r = self->radius_in_use;
+  const guint block_rows = band_block_rows (src->step);
   gsize group, halo_items, local_bytes;
   cl_int rows;
   cl_kernel k;
   GstClLaunch b = *l;
+  BandBuild build;
 
   *done = FALSE;
   /* the kernel's byte offsets are 32-bit: planes under 2 GiB */
@@ -493,7 +529,8 @@ launch_band (GstClGaussian * self, const GstClPlane * src,
       || !gst_cl_mem_is_aligned (src->mem, 4)
       || !gst_cl_mem_is_aligned (dst->mem, 4))
     return TRUE;
-  if (!(k = ensure_band_kernel (self, r, src->step, FALSE)))
+  band_build_init (&build, r, src->step, src->alpha, self->weights);
+  if (!(k = ensure_band_kernel (self, &build, FALSE)))
     return TRUE;
   /* a band: `group` words across, halo_items of them each side feeding
    * only their neighbours; at least 8 words of the band write */
@@ -503,11 +540,11 @@ launch_band (GstClGaussian * self, const GstClPlane * src,
   /* 4-byte pixels: the horizontal pass takes blocks of 4 work-items' sums */
   if (src->step == 4)
     group = GST_ROUND_UP_4 (group);
-  local_bytes = group * BAND_BLOCK_ROWS * 4 * sizeof (gfloat);
+  local_bytes = group * block_rows * 4 * sizeof (gfloat);
   if (group > MIN (self->band_max_group, device->max_work_group_size)
       || local_bytes > device->local_mem_size)
     return TRUE;
-  rows = l->rows_auto ? BAND_ROWS : l->rows;
+  rows = l->rows_auto ? (cl_int) block_rows : l->rows;
   b.local[0] = group;
   b.local[1] = 1;
   b.global[0] = (src->units + (group - 2 * halo_items) * 4 - 1) /
@@ -539,15 +576,18 @@ gst_cl_gaussian_configure (GstClBaseFilter * base, const GstVideoInfo * info,
   if (!self->wide && !plane->is_image
       && gst_cl_base_filter_expects_tiles (base)) {
     guint16 w[GST_CL_GAUSSIAN_MAX_RADIUS + 1];
-    guint radius, step = plane->step;
+    guint radius;
     gdouble sigma;
+    BandBuild build;
     GST_OBJECT_LOCK (self);
     radius = self->radius;
     sigma = self->sigma;
     GST_OBJECT_UNLOCK (self);
     radius = gst_cl_gaussian_weights (radius, sigma, w);
-    if (!q8_is_binomial (radius, w) && radius <= BAND_MAX_RADIUS)
-      ensure_band_kernel (self, radius, step, TRUE);
+    if (!q8_is_binomial (radius, w) && radius <= BAND_MAX_RADIUS) {
+      band_build_init (&build, radius, plane->step, plane->alpha, w);
+      ensure_band_kernel (self, &build, TRUE);
+    }
   }
   return TRUE;
 }
