@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* gaussian_band.cl: clgaussian's GPU kernel for a radius of 2 to
- * GST_CL_BAND_MAX_RADIUS on 8-bit buffers, built once per blur and pixel
- * format (the host passes -DGST_CL_RADIUS=r -DGST_CL_STEP=bytes a pixel
- * -DGST_CL_ALPHA=copied byte or -1 -DGST_CL_WEIGHTS=w0,...,wr), so that
- * every loop over the taps unrolls, the taps are immediates and every
- * array below stays in registers. The arithmetic is that of gaussian.cl
+ * GST_CL_BAND_MAX_RADIUS on 8-bit buffers, built once per blur, pixel
+ * format and work-group size (the host passes -DGST_CL_RADIUS=r
+ * -DGST_CL_STEP=bytes a pixel -DGST_CL_ALPHA=copied byte or -1
+ * -DGST_CL_WEIGHTS=w0,...,wr -DGST_CL_GROUP=work-items), so that every
+ * loop over the taps unrolls, the taps are immediates and every array
+ * below stays in registers. The arithmetic is that of gaussian.cl
  * (Q8 weights, a vertical sum of at most 255 x 256, out = (sum + 32768) >>
  * 16), so the output is identical to every other clgaussian kernel.
  *
@@ -61,7 +62,10 @@
 #endif
 
 /* GST_CL_WEIGHTS (w0,w1,...,wR): the Q8 weights as constants of the
- * build, so that the taps are immediates and take no registers */
+ * build, so that the taps are immediates and take no registers.
+ * GST_CL_GROUP: the work-group size the kernel is launched with, so that
+ * the sums in local memory are addressed by immediate offsets (without it,
+ * get_local_size (0)). */
 #ifdef GST_CL_WEIGHTS
 __constant ushort band_weights[R + 1] = { GST_CL_WEIGHTS };
 #define BAND_WEIGHT(i) band_weights[i]
@@ -239,7 +243,11 @@ gaussian_band (__global const uchar * src, int src_stride,
     int rows, __constant ushort * wt, __local float4 * sums)
 {
   __local float *vs = (__local float *) sums;
+#ifdef GST_CL_GROUP
+  const int lx = get_local_id (0), group = GST_CL_GROUP;
+#else
   const int lx = get_local_id (0), group = get_local_size (0);
+#endif
   const int x = get_group_id (0) * (group * 4 - 2 * HALO) - HALO + lx * 4;
   const int y0 = get_group_id (1) * rows;
   const int n = min (rows, height - y0);

@@ -90,8 +90,8 @@ main (int argc, char **argv)
   int nv = 1;
   for (char *t = strtok (vbuf, ";"); t && nv < 16; t = strtok (NULL, ";"))
     variants[nv++] = t;
-  int groups[] = { 128, 256 };
-  int ngroups = getenv ("PROBE_GROUPS") ? 2 : 1;
+  int groups[] = { 128, 64, 256 };
+  int ngroups = getenv ("PROBE_GROUPS") ? 3 : 1;
   int nrep = getenv ("PROBE_REPS") ? atoi (getenv ("PROBE_REPS")) : 30;
 
   struct { const char *n; int w, h, step, alpha; } cases[] = {
@@ -129,9 +129,9 @@ main (int argc, char **argv)
       for (int vi = 0; vi < nv; vi++) {
         const char *v = variants[vi];
         char opts[1024];
-        /* one block a band: the kernel's BAND_ROWS (files of earlier
-         * kernels: 8) */
-        int rows = step == 4 && v[0] != '@' ? 16 : 8;
+        /* one block a band: the kernel's BAND_ROWS (kernel files before
+         * 7f55d92 had 8 for every pixel size: add -DPROBE_BAND_ROWS=8) */
+        int rows = step == 4 ? 16 : 8;
         const char *br = strstr (v, "PROBE_BAND_ROWS=");
         if (br)
           rows = atoi (br + strlen ("PROBE_BAND_ROWS="));
@@ -199,7 +199,7 @@ main (int argc, char **argv)
             : (RADIUS * step + 3) / 4;
         for (int gi = 0; gi < ngroups; gi++) {
           int G = groups[gi];
-          if ((size_t) G * rows * 16 > 48 * 1024)
+          if ((size_t) G * rows * 16 >= 48 * 1024)
             continue;
           int out_bytes = G * 4 - 2 * halo_items * 4;
           cl_int a_ss = units, a_units = units, a_h = h, a_alpha = alpha,

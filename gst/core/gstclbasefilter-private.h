@@ -43,6 +43,7 @@ typedef struct
   /* streaming thread */
   GstClDecomposition frame_tuning;     /* for the frame being filtered: the
                                  * explicit properties over the tuned */
+  gboolean tuning_run;          /* the frame is one of the tuner's */
   GstClInFlight in_flight;
   GstClProfile profile;
 } GstClBaseFilterPrivate;

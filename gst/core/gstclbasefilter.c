@@ -142,6 +142,45 @@ gst_cl_base_filter_expects_tiles (GstClBaseFilter * self)
 }
 
 /**
+ * gst_cl_base_filter_is_tuning:
+ * @self: a #GstClBaseFilter
+ *
+ * Whether the frame being filtered (process() or analyze()) is one of the
+ * tuner's, which times the kernels that each candidate launches: a kernel
+ * the subclass would build in the background for a stream (and meanwhile
+ * run another) has to be built now.
+ *
+ * Returns: TRUE while the tuner runs the subclass
+ */
+gboolean
+gst_cl_base_filter_is_tuning (GstClBaseFilter * self)
+{
+  return PRIV (self)->tuning_run;
+}
+
+/**
+ * gst_cl_base_filter_expected_group:
+ * @self: a #GstClBaseFilter
+ *
+ * The work-group size that frames will ask for, as far as it is known
+ * before they come (the explicit `work-group-size` over a stored tuning),
+ * for kernels built per group size: 0 for the kernel's default.
+ *
+ * Returns: the size, at most the device's largest
+ */
+guint
+gst_cl_base_filter_expected_group (GstClBaseFilter * self)
+{
+  GstClBaseFilterPrivate *priv = PRIV (self);
+  GstClDecomposition t;
+
+  GST_OBJECT_LOCK (self);
+  gst_cl_tuning_merge (&priv->tuning, &priv->tuned, &t);
+  GST_OBJECT_UNLOCK (self);
+  return MIN (t.work_group_size, priv->device->max_work_group_size);
+}
+
+/**
  * gst_cl_base_filter_launch_shape:
  *
  * gst_cl_launch_shape() with the tuning properties of the frame being

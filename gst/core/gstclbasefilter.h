@@ -121,6 +121,8 @@ cl_command_queue gst_cl_base_filter_get_queue (GstClBaseFilter * self);
 gboolean gst_cl_base_filter_uses_strips (GstClBaseFilter * self);
 
 gboolean gst_cl_base_filter_expects_tiles (GstClBaseFilter * self);
+gboolean gst_cl_base_filter_is_tuning (GstClBaseFilter * self);
+guint gst_cl_base_filter_expected_group (GstClBaseFilter * self);
 void gst_cl_base_filter_launch_shape (GstClBaseFilter * self,
     const GstClPlane * plane, gboolean vectors, GstClLaunch * launch);
 gboolean gst_cl_base_filter_launch_words8 (GstClBaseFilter * self,

@@ -42,9 +42,11 @@ tune_run (const GstClDecomposition * tuning, gdouble * ms, gpointer data,
   gboolean ok;
 
   priv->frame_tuning = *tuning;
+  priv->tuning_run = TRUE;
   ok = klass->process ? klass->process (tf->self, &tf->src, &tf->dst,
       prof.kernels, &prof.n_kernels, error) : klass->analyze (tf->self,
       &tf->src, NULL, prof.kernels, &prof.n_kernels, error);
+  priv->tuning_run = FALSE;
   ok = gst_cl_device_finish (priv->device, ok ? error : NULL) && ok;
   gst_cl_profile_reset (&sum);
   prof.running_time = GST_CLOCK_TIME_NONE;

@@ -451,6 +451,51 @@ build_log (GstClDevice * device, cl_program program)
   return log;
 }
 
+/* The build options of a program with @defines on @device, and (in *key)
+ * what the device's programs are kept under */
+static gchar *
+program_options (GstClDevice * device, const gchar * name,
+    const gchar * defines, gchar ** key)
+{
+  const gchar *extra;
+  gchar *options;
+
+  /* GST_CL_GPU_KERNELS=1 builds the GPU variants of the kernels on a CPU
+   * device too: the test suites run them on POCL (tests/meson.build) */
+  /* GST_CL_BUILD_OPTIONS adds the driver's own options, for developers
+   * who measure them (NVIDIA's -cl-nv-verbose puts each kernel's register
+   * count in the build log, logged below; -cl-nv-maxrregcount=N caps it) */
+  extra = g_getenv ("GST_CL_BUILD_OPTIONS");
+  options = g_strdup_printf ("-cl-std=CL1.2%s%s%s%s%s",
+      gst_cl_device_is_cpu (device) && g_strcmp0 (g_getenv
+          ("GST_CL_GPU_KERNELS"), "1") ? " -DGST_CL_CPU=1" : "",
+      defines ? " " : "", defines ? defines : "", extra ? " " : "",
+      extra ? extra : "");
+  *key = g_strdup_printf ("%s|%s", name, options);
+  return options;
+}
+
+/**
+ * gst_cl_device_has_program_with_defines:
+ *
+ * Whether gst_cl_device_get_program_with_defines() for @name and @defines
+ * would return a program built before (and so take no time).
+ */
+gboolean
+gst_cl_device_has_program_with_defines (GstClDevice * device,
+    const gchar * name, const gchar * defines)
+{
+  gchar *key, *options = program_options (device, name, defines, &key);
+  gboolean has;
+
+  g_mutex_lock (&device->lock);
+  has = g_hash_table_contains (device->programs, key);
+  g_mutex_unlock (&device->lock);
+  g_free (key);
+  g_free (options);
+  return has;
+}
+
 /**
  * gst_cl_device_get_program_with_defines:
  * @defines: (nullable): more build options, such as "-DGST_CL_RADIUS=7",
@@ -467,23 +512,9 @@ gst_cl_device_get_program_with_defines (GstClDevice * device,
     GError ** error)
 {
   const gchar *sources[2] = { gst_cl_source_common, source };
-  const gchar *extra;
-  gchar *options, *key;
+  gchar *key, *options = program_options (device, name, defines, &key);
   cl_program program;
   cl_int st;
-
-  /* GST_CL_GPU_KERNELS=1 builds the GPU variants of the kernels on a CPU
-   * device too: the test suites run them on POCL (tests/meson.build) */
-  /* GST_CL_BUILD_OPTIONS adds the driver's own options, for developers
-   * who measure them (NVIDIA's -cl-nv-verbose puts each kernel's register
-   * count in the build log, logged below; -cl-nv-maxrregcount=N caps it) */
-  extra = g_getenv ("GST_CL_BUILD_OPTIONS");
-  options = g_strdup_printf ("-cl-std=CL1.2%s%s%s%s%s",
-      gst_cl_device_is_cpu (device) && g_strcmp0 (g_getenv
-          ("GST_CL_GPU_KERNELS"), "1") ? " -DGST_CL_CPU=1" : "",
-      defines ? " " : "", defines ? defines : "", extra ? " " : "",
-      extra ? extra : "");
-  key = g_strdup_printf ("%s|%s", name, options);
 
   g_mutex_lock (&device->lock);
   program = g_hash_table_lookup (device->programs, key);

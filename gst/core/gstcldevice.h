@@ -82,6 +82,8 @@ gboolean gst_cl_device_is_cpu (GstClDevice * device);
 cl_program gst_cl_device_get_program (GstClDevice * device,
     const gchar * name, const gchar * source, GError ** error);
 
+gboolean gst_cl_device_has_program_with_defines (GstClDevice * device,
+    const gchar * name, const gchar * defines);
 cl_program gst_cl_device_get_program_with_defines (GstClDevice * device,
     const gchar * name, const gchar * source, const gchar * defines,
     GError ** error);

@@ -79,14 +79,16 @@ band_block_rows (guint step)
 }
 
 /* What a build of gaussian_band is for: its radius, pixel size, alpha (or
- * padding) byte (-1: none) and Q8 weights are constants of the build, so
- * that the taps are immediates and the alpha plane costs nothing
- * (H100, radius 7: 1.05-1.1x) */
+ * padding) byte (-1: none), Q8 weights and work-group size are constants
+ * of the build, so that the taps are immediates, the alpha plane costs
+ * nothing and local memory is addressed by immediate offsets (H100, radius
+ * 7: 1.05-1.1x for the first three, up to 1.06x for the group) */
 typedef struct
 {
   guint radius, step;
   gint alpha;
   guint16 weights[BAND_MAX_RADIUS + 1];
+  guint group;
 } BandBuild;
 
 #define DEFAULT_RADIUS 0
@@ -351,22 +353,31 @@ gst_cl_gaussian_cleanup (GstClBaseFilter * base)
   self->tmp_size = 0;
 }
 
-static cl_kernel
-build_band_kernel (GstClDevice * device, const BandBuild * b, GError ** error)
+/* the build options of @b (kernels/gaussian_band.cl) */
+static gchar *
+band_defines (const BandBuild * b)
 {
   GString *defines = g_string_new (NULL);
-  cl_program program;
-  cl_kernel k = NULL;
   guint i;
 
   g_string_printf (defines, "-DGST_CL_RADIUS=%u -DGST_CL_STEP=%u "
-      "-DGST_CL_ALPHA=%d -DGST_CL_WEIGHTS=%u", b->radius, b->step, b->alpha,
-      b->weights[0]);
+      "-DGST_CL_ALPHA=%d -DGST_CL_GROUP=%u -DGST_CL_WEIGHTS=%u", b->radius,
+      b->step, b->alpha, b->group, b->weights[0]);
   for (i = 1; i <= b->radius; i++)
     g_string_append_printf (defines, ",%u", b->weights[i]);
+  return g_string_free (defines, FALSE);
+}
+
+static cl_kernel
+build_band_kernel (GstClDevice * device, const BandBuild * b, GError ** error)
+{
+  gchar *defines = band_defines (b);
+  cl_program program;
+  cl_kernel k = NULL;
+
   program = gst_cl_device_get_program_with_defines (device, "gaussian_band",
-      gst_cl_source_gaussian_band, defines->str, error);
-  g_string_free (defines, TRUE);
+      gst_cl_source_gaussian_band, defines, error);
+  g_free (defines);
   if (program) {
     k = gst_cl_kernel_new (program, "gaussian_band", error);
     clReleaseProgram (program);
@@ -451,26 +462,41 @@ collect_band_build (GstClGaussian * self, gboolean wait)
   return TRUE;
 }
 
+/* The work-items across a band of gaussian_band for @requested (0: the
+ * default): at least 8 words of the band write besides the halo_items each
+ * side that only feed their neighbours; for 4-byte pixels a multiple of 4
+ * (the horizontal pass takes blocks of 4 work-items' sums) */
+static gsize
+band_group (gsize requested, guint radius, guint step)
+{
+  gsize group = requested ? requested : BAND_GROUP;
+
+  group = MAX (group, 2 * band_halo_items (radius, step) + 8);
+  return step == 4 ? GST_ROUND_UP_4 (group) : group;
+}
+
 /* @b: the build of the band kernel for a blur of @radius with Q8
  * @weights (centre first) on pixels of @step bytes whose byte @alpha (-1:
- * none) is copied */
+ * none) is copied, in work-groups of @group */
 static void
 band_build_init (BandBuild * b, guint radius, guint step, gint alpha,
-    const guint16 * weights)
+    const guint16 * weights, gsize group)
 {
   memset (b, 0, sizeof (*b));
   b->radius = radius;
   b->step = step;
   b->alpha = alpha;
   memcpy (b->weights, weights, (radius + 1) * sizeof (guint16));
+  b->group = group;
 }
 
-/* The band kernel of @b: one program per radius, weights, pixel size and
- * alpha byte (kernels/gaussian_band.cl). With @now (caps time) it is built
- * here; otherwise (the blur changed while playing) in a thread of its own,
- * so that the stream never waits for a compile: NULL until it is ready,
- * and the tile filters meanwhile (same output). NULL also where the build
- * failed (warned once). */
+/* The band kernel of @b: one program per radius, weights, pixel size,
+ * alpha byte and work-group size (kernels/gaussian_band.cl). With @now
+ * (caps time, the tuner's frames), or where the device built it before,
+ * it is built here; otherwise (the blur or work-group size changed while
+ * playing) in a thread of its own, so that the stream never waits for a
+ * compile: NULL until it is ready, and the tile filters meanwhile (same
+ * output). NULL also where the build failed (warned once). */
 static cl_kernel
 ensure_band_kernel (GstClGaussian * self, const BandBuild * b, gboolean now)
 {
@@ -482,6 +508,14 @@ ensure_band_kernel (GstClGaussian * self, const BandBuild * b, gboolean now)
     return NULL;
   if (memcmp (&self->band, b, sizeof (*b)) == 0)
     return self->k_band;
+  /* a build the device made before (the tuner's, or a blur set back)
+   * costs nothing */
+  if (!now) {
+    gchar *defines = band_defines (b);
+    now = gst_cl_device_has_program_with_defines (device, "gaussian_band",
+        defines);
+    g_free (defines);
+  }
   if (!now) {
     self->band_next = *b;
     self->band_thread = g_thread_try_new ("clgaussian-build",
@@ -529,20 +563,20 @@ launch_band (GstClGaussian * self, const GstClPlane * src,
       || !gst_cl_mem_is_aligned (src->mem, 4)
       || !gst_cl_mem_is_aligned (dst->mem, 4))
     return TRUE;
-  band_build_init (&build, r, src->step, src->alpha, self->weights);
-  if (!(k = ensure_band_kernel (self, &build, FALSE)))
-    return TRUE;
   /* a band: `group` words across, halo_items of them each side feeding
-   * only their neighbours; at least 8 words of the band write */
+   * only their neighbours */
   halo_items = band_halo_items (r, src->step);
-  group = l->group_auto ? BAND_GROUP : l->local[0];
-  group = MAX (group, 2 * halo_items + 8);
-  /* 4-byte pixels: the horizontal pass takes blocks of 4 work-items' sums */
-  if (src->step == 4)
-    group = GST_ROUND_UP_4 (group);
+  group = band_group (l->group_auto ? 0 : l->local[0], r, src->step);
   local_bytes = group * block_rows * 4 * sizeof (gfloat);
-  if (group > MIN (self->band_max_group, device->max_work_group_size)
+  if (group > device->max_work_group_size
       || local_bytes > device->local_mem_size)
+    return TRUE;
+  /* the tuner times the kernel it asks for: built now, not meanwhile */
+  band_build_init (&build, r, src->step, src->alpha, self->weights, group);
+  if (!(k = ensure_band_kernel (self, &build,
+              gst_cl_base_filter_is_tuning (base))))
+    return TRUE;
+  if (group > self->band_max_group)
     return TRUE;
   rows = l->rows_auto ? (cl_int) block_rows : l->rows;
   b.local[0] = group;
@@ -585,7 +619,9 @@ gst_cl_gaussian_configure (GstClBaseFilter * base, const GstVideoInfo * info,
     GST_OBJECT_UNLOCK (self);
     radius = gst_cl_gaussian_weights (radius, sigma, w);
     if (!q8_is_binomial (radius, w) && radius <= BAND_MAX_RADIUS) {
-      band_build_init (&build, radius, plane->step, plane->alpha, w);
+      band_build_init (&build, radius, plane->step, plane->alpha, w,
+          band_group (gst_cl_base_filter_expected_group (base), radius,
+              plane->step));
       ensure_band_kernel (self, &build, TRUE);
     }
   }
