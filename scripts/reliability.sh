@@ -34,6 +34,13 @@ for step in $steps; do
         meson setup build-asan $asan_opts
       fi
       ninja -C build-asan
+      # POCL's cache of compiled kernels from build/'s suites (the same
+      # sources, options and device): cold, build-asan's suites compiled
+      # them all again, minutes on a CI VM (docs/reliability.md)
+      if [ -d build/tests/pocl-cache ]; then
+        mkdir -p build-asan/tests/pocl-cache
+        cp -a build/tests/pocl-cache/. build-asan/tests/pocl-cache/
+      fi
       # leaks are checked by the OpenCL layer counts and valgrind; LSan
       # would report the process-lifetime caches of GLib and POCL.
       # use_sigaltstack=0: on some hosts (seen on Linux 6.18 AMD EPYC guests)
