@@ -125,21 +125,14 @@ main (int argc, char **argv)
   for (int ci = 0; ci < ncases; ci++) {
     int units = cases[ci].w * cases[ci].step, h = cases[ci].h;
     int step = cases[ci].step, alpha = cases[ci].alpha;
-    fsize = (size_t) units * h;
-    nb_cold = (int) ((400u << 20) / (2 * fsize)) + 1;
-    if (nb_cold > NB) nb_cold = NB;
-    in = malloc (fsize); out = malloc (fsize); ref = malloc (fsize);
+    frames_new ((size_t) units * h);
     srand (ci + 1);
     /* a smooth gradient with noise: sharpening both saturates and not */
     for (int y = 0; y < h; y++)
       for (int x = 0; x < units; x++)
         in[(size_t) y * units + x] = (unsigned char) ((x / step + y) / 8 +
             (rand () % 64));
-    for (int b = 0; b < nb_cold; b++) {
-      srcs[b] = clCreateBuffer (ctx, CL_MEM_READ_WRITE, fsize, NULL, NULL);
-      dsts[b] = clCreateBuffer (ctx, CL_MEM_READ_WRITE, fsize, NULL, NULL);
-      clEnqueueWriteBuffer (q, srcs[b], CL_TRUE, 0, fsize, in, 0, NULL, NULL);
-    }
+    frames_upload ();
     printf ("\n== %s (%.1f MB, %d cold pairs)\n", cases[ci].n, fsize / 1e6, nb_cold);
     double hot, cold, best_hot, best_cold;
     Launch L;
@@ -225,11 +218,7 @@ main (int argc, char **argv)
           }
     clReleaseKernel (kc[0]);
     clReleaseKernel (kc[1]);
-    for (int b = 0; b < nb_cold; b++) {
-      clReleaseMemObject (srcs[b]);
-      clReleaseMemObject (dsts[b]);
-    }
-    free (in); free (out); free (ref);
+    frames_free ();
     fflush (stdout);
   }
   return 0;

@@ -154,6 +154,53 @@ time_copies (cl_kernel kc16, double *best_hot, double *best_cold)
     *best_cold = cold;
 }
 
+/* The frames of a case of @size bytes: in, out and ref allocated, and
+ * enough device pairs to rotate through more than the L2 holds (nb_cold,
+ * at most NB). frames_upload () then writes `in` to every source. */
+static void
+frames_new (size_t size)
+{
+  fsize = size;
+  nb_cold = (int) ((400u << 20) / (2 * fsize)) + 1;
+  if (nb_cold > NB)
+    nb_cold = NB;
+  in = malloc (fsize);
+  out = malloc (fsize);
+  ref = malloc (fsize);
+  for (int b = 0; b < nb_cold; b++) {
+    srcs[b] = clCreateBuffer (ctx, CL_MEM_READ_WRITE, fsize, NULL, NULL);
+    dsts[b] = clCreateBuffer (ctx, CL_MEM_READ_WRITE, fsize, NULL, NULL);
+  }
+}
+
+/* `in` filled with random bytes from @seed */
+static void
+frames_random (unsigned seed)
+{
+  srand (seed);
+  for (size_t i = 0; i < fsize; i++)
+    in[i] = rand () >> 7;
+}
+
+static void
+frames_upload (void)
+{
+  for (int b = 0; b < nb_cold; b++)
+    clEnqueueWriteBuffer (q, srcs[b], CL_TRUE, 0, fsize, in, 0, NULL, NULL);
+}
+
+static void
+frames_free (void)
+{
+  for (int b = 0; b < nb_cold; b++) {
+    clReleaseMemObject (srcs[b]);
+    clReleaseMemObject (dsts[b]);
+  }
+  free (in);
+  free (out);
+  free (ref);
+}
+
 /* samples of dsts[0] that differ from ref */
 static long
 check (void)

@@ -16,58 +16,7 @@
 #include <math.h>
 
 #define RADIUS 7
-
-static unsigned short wt[RADIUS + 1];
-static float wf[RADIUS + 1];
-
-static void
-weights (void)
-{
-  double k[2 * RADIUS + 1], total = 0, s = 0.3 * (RADIUS - 1) + 0.8, err = 0;
-  int sum = 0;
-  for (int i = 0; i <= 2 * RADIUS; i++) {
-    double x = i - RADIUS;
-    k[i] = exp (-0.5 * x * x / (s * s));
-    total += k[i];
-  }
-  for (int i = 0; i < RADIUS; i++) {
-    double v = k[i] / total * 256 + err, qv = rint (v);
-    err = v - qv;
-    wt[RADIUS - i] = (unsigned short) qv;
-    sum += (int) qv;
-  }
-  wt[0] = 256 - 2 * sum;
-  for (int i = 0; i <= RADIUS; i++)
-    wf[i] = wt[i];
-}
-
-static void
-reference (int units, int h, int step, int alpha)
-{
-  unsigned *v = malloc (sizeof (unsigned) * units);
-  int width = units / step;
-  for (int y = 0; y < h; y++) {
-    for (int x = 0; x < units; x++) {
-      unsigned acc = 0;
-      for (int j = -RADIUS; j <= RADIUS; j++) {
-        int yy = y + j < 0 ? 0 : y + j >= h ? h - 1 : y + j;
-        acc += in[(size_t) yy * units + x] * wt[abs (j)];
-      }
-      v[x] = acc;
-    }
-    for (int x = 0; x < units; x++) {
-      int px = x / step, comp = x % step;
-      unsigned acc = 0;
-      for (int i = -RADIUS; i <= RADIUS; i++) {
-        int p = px + i < 0 ? 0 : px + i >= width ? width - 1 : px + i;
-        acc += v[p * step + comp] * wt[abs (i)];
-      }
-      ref[(size_t) y * units + x] = (alpha >= 0 && comp == alpha) ?
-          in[(size_t) y * units + x] : (unsigned char) ((acc + 32768) >> 16);
-    }
-  }
-  free (v);
-}
+#include "radius-ref.h"
 
 int
 main (int argc, char **argv)
@@ -99,17 +48,9 @@ main (int argc, char **argv)
   for (int ci = first; ci < ncases; ci++) {
     int units = cases[ci].w * cases[ci].step, h = cases[ci].h;
     int step = cases[ci].step, alpha = cases[ci].alpha;
-    fsize = (size_t) units * h;
-    nb_cold = (int) ((400u << 20) / (2 * fsize)) + 1;
-    if (nb_cold > NB) nb_cold = NB;
-    in = malloc (fsize); out = malloc (fsize); ref = malloc (fsize);
-    srand (ci + 1);
-    for (size_t i = 0; i < fsize; i++) in[i] = rand () >> 7;
-    for (int b = 0; b < nb_cold; b++) {
-      srcs[b] = clCreateBuffer (ctx, CL_MEM_READ_WRITE, fsize, NULL, NULL);
-      dsts[b] = clCreateBuffer (ctx, CL_MEM_READ_WRITE, fsize, NULL, NULL);
-      clEnqueueWriteBuffer (q, srcs[b], CL_TRUE, 0, fsize, in, 0, NULL, NULL);
-    }
+    frames_new ((size_t) units * h);
+    frames_random (ci + 1);
+    frames_upload ();
     reference (units, h, step, alpha);
     printf ("\n== %s (%.1f MB, %d cold pairs)\n", cases[ci].n, fsize / 1e6, nb_cold);
     double hot, cold;
@@ -185,15 +126,7 @@ main (int argc, char **argv)
         for (int ri = 4 - nrv; ri < 4; ri++) {
           int G = gv[gi], rows = rv[ri];
           int out_bytes = G * W - 2 * halo;
-          cl_int a_ss = units, a_units = units, a_h = h, a_alpha = alpha,
-              a_rows = rows;
-          clSetKernelArg (kr, 1, 4, &a_ss);
-          clSetKernelArg (kr, 3, 4, &a_ss);
-          clSetKernelArg (kr, 4, 4, &a_units);
-          clSetKernelArg (kr, 5, 4, &a_h);
-          clSetKernelArg (kr, 6, 4, &a_alpha);
-          clSetKernelArg (kr, 7, 4, &a_rows);
-          clSetKernelArg (kr, 8, sizeof (cl_mem), &wtm);
+          set_band_args (kr, units, h, alpha, rows, wtm);
           clSetKernelArg (kr, 9, sizeof (cl_mem), &wfm);
           clSetKernelArg (kr, 10, 2 * G * W * sizeof (float), NULL);
           L.k = kr; L.src_arg = 0; L.dst_arg = 2;
@@ -226,15 +159,7 @@ main (int argc, char **argv)
               if ((size_t) bbr[bi] * G * bw[wi] * 4 > 48 * 1024)
                 continue;
               int out_bytes = G * W - 2 * halo;
-              cl_int a_ss = units, a_units = units, a_h = h, a_alpha = alpha,
-                  a_rows = rows;
-              clSetKernelArg (kr, 1, 4, &a_ss);
-              clSetKernelArg (kr, 3, 4, &a_ss);
-              clSetKernelArg (kr, 4, 4, &a_units);
-              clSetKernelArg (kr, 5, 4, &a_h);
-              clSetKernelArg (kr, 6, 4, &a_alpha);
-              clSetKernelArg (kr, 7, 4, &a_rows);
-              clSetKernelArg (kr, 8, sizeof (cl_mem), &wtm);
+              set_band_args (kr, units, h, alpha, rows, wtm);
               clSetKernelArg (kr, 9, sizeof (cl_mem), &wfm);
               clSetKernelArg (kr, 10, bbr[bi] * G * W * sizeof (float), NULL);
               L.k = kr; L.src_arg = 0; L.dst_arg = 2;
@@ -250,11 +175,7 @@ main (int argc, char **argv)
           clReleaseProgram (pr);
         }
     }
-    for (int b = 0; b < nb_cold; b++) {
-      clReleaseMemObject (srcs[b]);
-      clReleaseMemObject (dsts[b]);
-    }
-    free (in); free (out); free (ref);
+    frames_free ();
     fflush (stdout);
   }
   return 0;

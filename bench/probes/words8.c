@@ -61,17 +61,9 @@ main (int argc, char **argv)
   for (int ci = 0; ci < ncases; ci++) {
     int units = cases[ci].w * cases[ci].step, h = cases[ci].h;
     int step = cases[ci].step, alpha = cases[ci].alpha;
-    fsize = (size_t) units * h;
-    nb_cold = (int) ((400u << 20) / (2 * fsize)) + 1;
-    if (nb_cold > NB) nb_cold = NB;
-    in = malloc (fsize); out = malloc (fsize); ref = malloc (fsize);
-    srand (ci + 1);
-    for (size_t i = 0; i < fsize; i++) in[i] = rand () >> 7;
-    for (int b = 0; b < nb_cold; b++) {
-      srcs[b] = clCreateBuffer (ctx, CL_MEM_READ_WRITE, fsize, NULL, NULL);
-      dsts[b] = clCreateBuffer (ctx, CL_MEM_READ_WRITE, fsize, NULL, NULL);
-      clEnqueueWriteBuffer (q, srcs[b], CL_TRUE, 0, fsize, in, 0, NULL, NULL);
-    }
+    frames_new ((size_t) units * h);
+    frames_random (ci + 1);
+    frames_upload ();
     reference (units, h, step, alpha);
     printf ("\n== %s (%.1f MB, %d cold pairs)\n", cases[ci].n, fsize / 1e6, nb_cold);
     double hot, cold, best_hot, best_cold;
@@ -146,11 +138,7 @@ main (int argc, char **argv)
               cand[k].n, rows, locs2[li][0], locs2[li][1], hot,
               100 * best_hot / hot, cold, 100 * best_cold / cold, check ());
         }
-    for (int b = 0; b < nb_cold; b++) {
-      clReleaseMemObject (srcs[b]);
-      clReleaseMemObject (dsts[b]);
-    }
-    free (in); free (out); free (ref);
+    frames_free ();
     fflush (stdout);
   }
   return 0;
