@@ -171,6 +171,52 @@ main (int argc, char **argv)
       /* PROBE_GROUPS=1: only the plugin's group (512), copies (4) and batch
        * (4), over more groups per compute unit */
       const int groups_only = getenv ("PROBE_GROUPS") != NULL;
+      /* PROBE_CONST=1: only the plugin's configuration, its build against
+       * one with the format's arguments as constants (GST_CL_HIST_*),
+       * alternated twice */
+      if (getenv ("PROBE_CONST")) {
+        char opts[256];
+        const int copies = 4, G = 512, gpc1 = step == 1 ? 2 : 8;
+        snprintf (opts, sizeof opts, "-cl-std=CL1.2 -DGST_CL_HIST_STEP=%d "
+            "-DGST_CL_HIST_R=0 -DGST_CL_HIST_G=1 -DGST_CL_HIST_B=2 "
+            "-DGST_CL_HIST_WANT=%d -DGST_CL_HIST_COPIES=%d "
+            "-DGST_CL_HIST_SIXTEEN=%d", step, want, copies, sixteen);
+        cl_program pc = build (s1, 2, opts);
+        cl_kernel kconst = clCreateKernel (pc, "histogram_tiles", NULL);
+        size_t lbytes = (size_t) copies * (want == 1 ? 1 : 4) * 256 * 4;
+        size_t gx = ((step == 1 ? items : (size_t) w) + G - 1) / G;
+        if (gx > 64) gx = 64;
+        size_t gy = gpc1 * n_cu / gx;
+        if (gy > (size_t) h) gy = h;
+        size_t g[2] = { gx * G, gy }, l[2] = { G, 1 };
+        for (int round = 0; round < 2; round++)
+          for (int v = 0; v < 2; v++) {
+            cl_kernel kk = v ? kconst : kt[0];
+            cl_int a_stride = stride, a_units = units, a_h = h, a_step = step,
+                r_off = 0, g_off = 1, b_off = 2, a_want = want,
+                a_copies = copies, a_sixteen = sixteen;
+            clSetKernelArg (kk, 1, 4, &a_stride);
+            clSetKernelArg (kk, 2, 4, &a_units);
+            clSetKernelArg (kk, 3, 4, &a_h);
+            clSetKernelArg (kk, 4, 4, &a_step);
+            clSetKernelArg (kk, 5, 4, &r_off);
+            clSetKernelArg (kk, 6, 4, &g_off);
+            clSetKernelArg (kk, 7, 4, &b_off);
+            clSetKernelArg (kk, 8, 4, &a_want);
+            clSetKernelArg (kk, 9, sizeof (cl_mem), &totals);
+            clSetKernelArg (kk, 10, lbytes, NULL);
+            clSetKernelArg (kk, 11, 4, &a_copies);
+            clSetKernelArg (kk, 12, 4, &a_sixteen);
+            double t = time_hist (kk, g, l, 30);
+            printf ("r%d %-41s %.4f ms  %3.0f%%  bad %d\n", round,
+                v ? "plugin's, arguments as constants" : "plugin's", t,
+                100 * red / t, check_hist (kk, g, l, n_levels));
+          }
+        clReleaseKernel (kconst);
+        clReleaseProgram (pc);
+        free (in);
+        goto next;
+      }
       const int *gpc = groups_only ? gpc_more : gpc_sweep;
       for (int bi = 0; bi < (groups_only ? 1 : 4); bi++)
       for (int gi = groups_only ? 2 : 0; gi < (groups_only ? 3 : 4); gi++)

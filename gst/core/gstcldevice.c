@@ -418,6 +418,20 @@ gst_cl_device_is_cpu (GstClDevice * device)
 }
 
 /**
+ * gst_cl_device_builds_gpu_kernels:
+ *
+ * Whether programs are built with their GPU variants (GST_CL_CPU unset):
+ * on GPUs, and on a CPU with GST_CL_GPU_KERNELS=1 (the test suites run the
+ * GPU variants on POCL with it).
+ */
+gboolean
+gst_cl_device_builds_gpu_kernels (GstClDevice * device)
+{
+  return !gst_cl_device_is_cpu (device)
+      || g_strcmp0 (g_getenv ("GST_CL_GPU_KERNELS"), "1") == 0;
+}
+
+/**
  * gst_cl_device_get_program:
  * @name: the kernel file's base name, for logs and the cache key
  * @source: its source (the core's common.cl is prepended)
@@ -467,8 +481,7 @@ program_options (GstClDevice * device, const gchar * name,
    * count in the build log, logged below; -cl-nv-maxrregcount=N caps it) */
   extra = g_getenv ("GST_CL_BUILD_OPTIONS");
   options = g_strdup_printf ("-cl-std=CL1.2%s%s%s%s%s",
-      gst_cl_device_is_cpu (device) && g_strcmp0 (g_getenv
-          ("GST_CL_GPU_KERNELS"), "1") ? " -DGST_CL_CPU=1" : "",
+      gst_cl_device_builds_gpu_kernels (device) ? "" : " -DGST_CL_CPU=1",
       defines ? " " : "", defines ? defines : "", extra ? " " : "",
       extra ? extra : "");
   *key = g_strdup_printf ("%s|%s", name, options);

@@ -78,6 +78,7 @@ struct _GstClDevice
 GstClDevice *gst_cl_device_acquire (const gchar * selector, GError ** error);
 
 gboolean gst_cl_device_is_cpu (GstClDevice * device);
+gboolean gst_cl_device_builds_gpu_kernels (GstClDevice * device);
 
 cl_program gst_cl_device_get_program (GstClDevice * device,
     const gchar * name, const gchar * source, GError ** error);
