@@ -53,6 +53,27 @@ time_hist_hot (cl_kernel k, size_t g[2], size_t l[2], int n, int hot)
 
 #define time_hist(k, g, l, n) time_hist_hot (k, g, l, n, 0)
 
+/* the arguments of the plugin's histogram_tiles after the source (red,
+ * green and blue at bytes 0, 1 and 2) */
+static void
+set_tiles_args (cl_kernel k, cl_int stride, cl_int units, cl_int h,
+    cl_int step, cl_int want, size_t lbytes, cl_int copies, cl_int sixteen)
+{
+  const cl_int r_off = 0, g_off = 1, b_off = 2;
+  clSetKernelArg (k, 1, 4, &stride);
+  clSetKernelArg (k, 2, 4, &units);
+  clSetKernelArg (k, 3, 4, &h);
+  clSetKernelArg (k, 4, 4, &step);
+  clSetKernelArg (k, 5, 4, &r_off);
+  clSetKernelArg (k, 6, 4, &g_off);
+  clSetKernelArg (k, 7, 4, &b_off);
+  clSetKernelArg (k, 8, 4, &want);
+  clSetKernelArg (k, 9, sizeof (cl_mem), &totals);
+  clSetKernelArg (k, 10, lbytes, NULL);
+  clSetKernelArg (k, 11, 4, &copies);
+  clSetKernelArg (k, 12, 4, &sixteen);
+}
+
 /* levels that differ from the C count, after one launch on srcs[0] */
 static int
 check_hist (cl_kernel k, size_t g[2], size_t l[2], int n_levels)
@@ -192,21 +213,8 @@ main (int argc, char **argv)
         for (int round = 0; round < 2; round++)
           for (int v = 0; v < 2; v++) {
             cl_kernel kk = v ? kconst : kt[0];
-            cl_int a_stride = stride, a_units = units, a_h = h, a_step = step,
-                r_off = 0, g_off = 1, b_off = 2, a_want = want,
-                a_copies = copies, a_sixteen = sixteen;
-            clSetKernelArg (kk, 1, 4, &a_stride);
-            clSetKernelArg (kk, 2, 4, &a_units);
-            clSetKernelArg (kk, 3, 4, &a_h);
-            clSetKernelArg (kk, 4, 4, &a_step);
-            clSetKernelArg (kk, 5, 4, &r_off);
-            clSetKernelArg (kk, 6, 4, &g_off);
-            clSetKernelArg (kk, 7, 4, &b_off);
-            clSetKernelArg (kk, 8, 4, &a_want);
-            clSetKernelArg (kk, 9, sizeof (cl_mem), &totals);
-            clSetKernelArg (kk, 10, lbytes, NULL);
-            clSetKernelArg (kk, 11, 4, &a_copies);
-            clSetKernelArg (kk, 12, 4, &a_sixteen);
+            set_tiles_args (kk, stride, units, h, step, want, lbytes, copies,
+                sixteen);
             double t = time_hist (kk, g, l, 30);
             printf ("r%d %-41s %.4f ms  %3.0f%%  bad %d\n", round,
                 v ? "plugin's, arguments as constants" : "plugin's", t,
@@ -230,21 +238,8 @@ main (int argc, char **argv)
             size_t gx = ((step == 1 ? items : (size_t) w) + G - 1) / G; if (gx > 64) gx = 64; if (gx < 1) gx = 1;
             size_t gy = gpc[pi] * n_cu / gx; if (gy < 1) gy = 1; if (gy > (size_t) h) gy = h;
             size_t g[2] = { gx * G, gy }, l[2] = { G, 1 };
-            cl_int a_stride = stride, a_units = units, a_h = h, a_step = step,
-                r_off = 0, g_off = 1, b_off = 2, a_want = want, a_copies = copies,
-                a_sixteen = sixteen;
-            clSetKernelArg (ktiles, 1, 4, &a_stride);
-            clSetKernelArg (ktiles, 2, 4, &a_units);
-            clSetKernelArg (ktiles, 3, 4, &a_h);
-            clSetKernelArg (ktiles, 4, 4, &a_step);
-            clSetKernelArg (ktiles, 5, 4, &r_off);
-            clSetKernelArg (ktiles, 6, 4, &g_off);
-            clSetKernelArg (ktiles, 7, 4, &b_off);
-            clSetKernelArg (ktiles, 8, 4, &a_want);
-            clSetKernelArg (ktiles, 9, sizeof (cl_mem), &totals);
-            clSetKernelArg (ktiles, 10, lbytes, NULL);
-            clSetKernelArg (ktiles, 11, 4, &a_copies);
-            clSetKernelArg (ktiles, 12, 4, &a_sixteen);
+            set_tiles_args (ktiles, stride, units, h, step, want, lbytes, copies,
+                sixteen);
             double t = time_hist (ktiles, g, l, 20);
             if (t < 0) continue;
             char name[96];
