@@ -187,6 +187,10 @@ struct _GstClHistogram
   cl_kernel k_strips, k_tiles, k_image, k_pairs, k_reduce;
   cl_kernel k_tiles_fixed;      /* histogram_tiles built for tiles_fixed */
   TilesBuild tiles_fixed;
+  TilesBuild tiles_unbuilt;     /* the frames' build last found not made
+                                 * (valid if unbuilt_set): the general
+                                 * kernel, without looking again */
+  gboolean unbuilt_set;
   cl_mem tables;                /* pair tables of histogram_pairs, zero
                                  * between frames */
   gsize tables_size;
@@ -670,7 +674,9 @@ tiles_kernel (GstClHistogram * self, const TilesBuild * b, gboolean now)
 
   if (self->k_tiles_fixed && memcmp (&self->tiles_fixed, b, sizeof (*b)) == 0)
     return self->k_tiles_fixed;
-  if (!gst_cl_device_builds_gpu_kernels (device))
+  if (!gst_cl_device_builds_gpu_kernels (device) || (!now
+          && self->unbuilt_set
+          && memcmp (&self->tiles_unbuilt, b, sizeof (*b)) == 0))
     return self->k_tiles;
   defines = g_strdup_printf ("-DGST_CL_HIST_STEP=%d -DGST_CL_HIST_R=%d "
       "-DGST_CL_HIST_G=%d -DGST_CL_HIST_B=%d -DGST_CL_HIST_WANT=%d "
@@ -679,6 +685,8 @@ tiles_kernel (GstClHistogram * self, const TilesBuild * b, gboolean now)
   if (!now && !gst_cl_device_has_program_with_defines (device, "histogram",
           defines)) {
     g_free (defines);
+    self->tiles_unbuilt = *b;
+    self->unbuilt_set = TRUE;
     return self->k_tiles;
   }
   program = gst_cl_device_get_program_with_defines (device, "histogram",
@@ -721,6 +729,7 @@ gst_cl_histogram_configure (GstClBaseFilter * base, const GstVideoInfo * info,
   finish_frames (self, 0, NULL);
   post_interval (self);
   ensure_depth (self, GST_CL_PLANE_IS_WIDE (plane) ? plane->depth : 8);
+  self->unbuilt_set = FALSE;
   /* the tiles kernel of the format, where frames will take it */
   if (!GST_CL_PLANE_IS_WIDE (plane) && !plane->is_image
       && gst_cl_base_filter_expects_tiles (base)) {
