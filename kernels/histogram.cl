@@ -303,15 +303,29 @@ hist_count_vector (__local uint * my, int copies, uint4 v, int step,
 #define TILE_BATCH 4
 #endif
 
+/* TILE_BATCH rows' 16 bytes at x, rows y, y + ys, ... (clamped to the
+ * plane) */
+inline void
+hist_load_batch (uint4 * v, const __global uchar * src, int stride,
+    int height, int y, int ys, int x, int vectors)
+{
+#pragma unroll
+  for (int k = 0; k < TILE_BATCH; k++) {
+    const __global uchar *p = src + (size_t) min (y + k * ys,
+        height - 1) * stride + x;
+    v[k] = vectors ? *(const __global uint4 *) p : as_uint4 (vload16 (0, p));
+  }
+}
+
 /* With `sixteen` (the host sets it for one-byte and 4-byte pixels on rows
- * of whole 16-byte vectors) a work-item reads 16 bytes of a row at a
- * time, and the same 16 bytes of TILE_BATCH rows (get_global_size (1)
- * apart) before counting any: the loads of a batch are in flight
- * together. Counting waits for its loads and the next loads wait for the
- * counting (local atomics order the work-item's memory accesses), so with
- * one vector at a time 4-byte RGBA ran at 28-35 % of the read-only
- * reduction and even loads alone, a 4-byte pixel at a time, at 70-79 %
- * (H100, bench/probes/histogram.c). */
+ * of whole 16-byte vectors) a work-item walks down a column of 16-byte
+ * vectors, TILE_BATCH rows (get_global_size (1) apart) at a time, and
+ * loads the next batch before it counts this one. Counting waits for its
+ * loads and the next loads wait for the counting (local atomics order
+ * the work-item's memory accesses): with one vector at a time 4-byte RGBA
+ * ran at 28-35 % of the read-only reduction; a batch loaded before it is
+ * counted, 61-79 %; the next batch in flight while this one is counted,
+ * 90-98 % (H100, bench/probes/histogram.c, PROBE_PIPE). */
 __kernel void
 histogram_tiles (__global const uchar * src, int stride, int units,
     int height, int step, int r_off, int g_off, int b_off, int want,
@@ -337,34 +351,38 @@ histogram_tiles (__global const uchar * src, int stride, int units,
 
   hist_local_clear (lh, copies, want);
   if (sixteen) {
-    for (int y = get_global_id (1); y < height; y += ys * TILE_BATCH) {
-      for (int x = get_global_id (0) * 16; x < units;
-          x += get_global_size (0) * 16) {
-        uint4 v[TILE_BATCH];
-        if (x + 16 <= units) {
-#pragma unroll
-          for (int k = 0; k < TILE_BATCH; k++) {
-            const __global uchar *p = src + (size_t) min (y + k * ys,
-                height - 1) * stride + x;
-            v[k] = vectors ? *(const __global uint4 *) p :
-                as_uint4 (vload16 (0, p));
-          }
+    /* each work-item walks down its column of 16-byte vectors, the next
+     * batch's loads issued before this batch is counted */
+    for (int x = get_global_id (0) * 16; x < units;
+        x += get_global_size (0) * 16) {
+      if (x + 16 <= units) {
+        uint4 v[TILE_BATCH], n[TILE_BATCH];
+        int y = get_global_id (1);
+        if (y < height)
+          hist_load_batch (v, src, stride, height, y, ys, x, vectors);
+        for (; y < height; y += ys * TILE_BATCH) {
+          const int yn = y + ys * TILE_BATCH;
+          if (yn < height)
+            hist_load_batch (n, src, stride, height, yn, ys, x, vectors);
 #pragma unroll
           for (int k = 0; k < TILE_BATCH; k++)
             if (y + k * ys < height)
               hist_count_vector (my, copies, v[k], step, r_off, g_off,
                   b_off, want);
-        } else {
-          /* the tail of the rows: pixels one at a time */
-          for (int k = 0; k < TILE_BATCH && y + k * ys < height; k++) {
-            const __global uchar *row = src + (size_t) (y + k * ys) * stride;
-            for (int i = x; i < units; i += step)
-              if (step == 1)
-                atomic_inc (&my[row[i] * copies]);
-              else
-                hist_local_count (my, copies, row[i + r_off],
-                    row[i + g_off], row[i + b_off], want, 1u);
-          }
+#pragma unroll
+          for (int k = 0; k < TILE_BATCH; k++)
+            v[k] = n[k];
+        }
+      } else {
+        /* the tail of the rows: pixels one at a time */
+        for (int y = get_global_id (1); y < height; y += ys) {
+          const __global uchar *row = src + (size_t) y * stride;
+          for (int i = x; i < units; i += step)
+            if (step == 1)
+              atomic_inc (&my[row[i] * copies]);
+            else
+              hist_local_count (my, copies, row[i + r_off], row[i + g_off],
+                  row[i + b_off], want, 1u);
         }
       }
     }

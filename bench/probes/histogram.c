@@ -19,11 +19,16 @@
  * (the choice of VEC_GROUPS_PER_CU_1 and _4 in gstclhistogram.c); the
  * plugin's own figures, with the group its tuner picks, come from devbench
  * (on 2026-11-25 12 groups a CU for 4-byte pixels ran 12 % faster here at
- * 8K and 2-8 % slower in devbench: docs/performance.md).
+ * 8K and 2-8 % slower in devbench: docs/performance.md). PROBE_PIPE=1
+ * times the plugin's build against builds of other batches over groups
+ * per compute unit.
  */
 #include "probe.h"
 
 #define LUMA(r, g, b) ((4899u * (r) + 9617u * (g) + 1868u * (b) + 8192u) >> 14)
+
+/* gstclhistogram.c's groups per compute unit (VEC_GROUPS_PER_CU_1, _4) */
+#define PLUGIN_GPC(step) ((step) == 1 ? 1 : 6)
 
 static unsigned href[1024], hout[1024];
 static cl_mem totals;
@@ -183,7 +188,7 @@ main (int argc, char **argv)
       /* the plugin's kernel over groups, groups per compute unit
        * (groups_x = items / group, at most 64; groups_y = per CU x CUs /
        * groups_x), copies and batches; "(plugin)": gstclhistogram.c's
-       * choice (group 512, 2 per CU for one-byte pixels and 8 for 4-byte
+       * choice (group 512, 1 per CU for one-byte pixels and 6 for 4-byte
        * ones, 4 copies, batch 4) */
       int sixteen = step == 1 || step == 4;
       size_t items = step == 1 ? (w + 15) / 16 : (w + 3) / 4;
@@ -197,7 +202,7 @@ main (int argc, char **argv)
        * alternated twice */
       if (getenv ("PROBE_CONST")) {
         char opts[256];
-        const int copies = 4, G = 512, gpc1 = step == 1 ? 2 : 8;
+        const int copies = 4, G = 512, gpc1 = PLUGIN_GPC (step);
         snprintf (opts, sizeof opts, "-cl-std=CL1.2 -DGST_CL_HIST_STEP=%d "
             "-DGST_CL_HIST_R=0 -DGST_CL_HIST_G=1 -DGST_CL_HIST_B=2 "
             "-DGST_CL_HIST_WANT=%d -DGST_CL_HIST_COPIES=%d "
@@ -225,6 +230,55 @@ main (int argc, char **argv)
         free (in);
         goto next;
       }
+      /* PROBE_PIPE=1: the plugin's build (constants, batch 4, its groups
+       * per CU) against builds of other batches (TILE_BATCH) over groups
+       * per CU, alternated twice (the figures of the pipelined walk
+       * against the kernel before it: docs/performance.md) */
+      if (getenv ("PROBE_PIPE")) {
+        const int copies = 4, G = 512, gpc1 = PLUGIN_GPC (step);
+        const int pb[] = { 4, 2, 4, 8 };
+        const int pg[] = { 1, 2, 3, 4, 6, 8 };
+        cl_kernel kv[4];
+        cl_program pv[4];
+        for (int i = 0; i < 4; i++) {
+          char opts[320];
+          snprintf (opts, sizeof opts, "-cl-std=CL1.2 -DGST_CL_HIST_STEP=%d "
+              "-DGST_CL_HIST_R=0 -DGST_CL_HIST_G=1 -DGST_CL_HIST_B=2 "
+              "-DGST_CL_HIST_WANT=%d -DGST_CL_HIST_COPIES=%d "
+              "-DGST_CL_HIST_SIXTEEN=%d -DTILE_BATCH=%d",
+              step, want, copies, sixteen, pb[i]);
+          pv[i] = build (s1, 2, opts);
+          kv[i] = clCreateKernel (pv[i], "histogram_tiles", NULL);
+        }
+        size_t lbytes = (size_t) copies * (want == 1 ? 1 : 4) * 256 * 4;
+        size_t gx = ((step == 1 ? items : (size_t) w) + G - 1) / G;
+        if (gx > 64) gx = 64;
+        for (int round = 0; round < 2; round++)
+          for (int i = 0; i < 4; i++)
+            for (int gi = 0; gi < 6; gi++) {
+              const int per = i == 0 ? gpc1 : pg[gi];
+              if (i == 0 && gi > 0)
+                break;
+              size_t gy = per * n_cu / gx;
+              if (gy < 1) gy = 1;
+              if (gy > (size_t) h) gy = h;
+              size_t g[2] = { gx * G, gy }, l[2] = { G, 1 };
+              set_tiles_args (kv[i], stride, units, h, step, want, lbytes,
+                  copies, sixteen);
+              double t = time_hist (kv[i], g, l, 30);
+              char name[96];
+              snprintf (name, sizeof name, "r%d %s batch %d, %d/CU", round,
+                  i ? "tiles" : "plugin's", pb[i], per);
+              printf ("%-44s %.4f ms  %3.0f%%  bad %d\n", name, t,
+                  100 * red / t, check_hist (kv[i], g, l, n_levels));
+            }
+        for (int i = 0; i < 4; i++) {
+          clReleaseKernel (kv[i]);
+          clReleaseProgram (pv[i]);
+        }
+        free (in);
+        goto next;
+      }
       const int *gpc = groups_only ? gpc_more : gpc_sweep;
       for (int bi = 0; bi < (groups_only ? 1 : 4); bi++)
       for (int gi = groups_only ? 2 : 0; gi < (groups_only ? 3 : 4); gi++)
@@ -246,7 +300,7 @@ main (int argc, char **argv)
             snprintf (name, sizeof name, "tiles G %zu, %d/CU, copies %d, batch %d%s", G,
                 gpc[pi], copies, batches[bi],
                 batches[bi] == 4 && G == 512 && copies == 4 &&
-                gpc[pi] == (step == 1 ? 2 : 8) ? " (plugin)" : "");
+                gpc[pi] == PLUGIN_GPC (step) ? " (plugin)" : "");
             printf ("%-44s %.4f ms  %3.0f%%  bad %d\n", name, t, 100 * red / t,
                 check_hist (ktiles, g, l, n_levels));
           }

@@ -111,14 +111,15 @@ enum
 #define TILE_GROUPS_PER_CU 4    /* groups per compute unit in tiles */
 #define TILE_COPIES 8           /* copies of the local tables in tiles */
 /* tiles on rows of whole 16-byte vectors (one-byte and 4-byte pixels, 16
- * bytes per work-item): what bench/probes/histogram.c found best on the
- * H100 over its pictures (within 5-12 % of each case's best): larger
- * groups, fewer copies, few groups for one-byte pixels (their merge into
- * the totals costs more than it hides) and many for 4-byte ones (which
- * need more loads in flight) */
+ * bytes per work-item, each walking down its column with the next rows'
+ * loads in flight): what bench/probes/histogram.c found best on the H100
+ * over its pictures: larger groups, fewer copies, one group per compute
+ * unit for one-byte pixels (each group's merge into the totals costs more
+ * than it hides) and six for 4-byte ones (which need more loads in
+ * flight; 1-2 ran at half the speed, 4-8 within 10 %) */
 #define VEC_GROUP 512
-#define VEC_GROUPS_PER_CU_1 2   /* one-byte pixels */
-#define VEC_GROUPS_PER_CU_4 8   /* 4-byte pixels */
+#define VEC_GROUPS_PER_CU_1 1   /* one-byte pixels */
+#define VEC_GROUPS_PER_CU_4 6   /* 4-byte pixels */
 #define VEC_COPIES 4
 #define MAX_BINS 4096
 
