@@ -21,7 +21,8 @@
  * (on 2026-11-25 12 groups a CU for 4-byte pixels ran 12 % faster here at
  * 8K and 2-8 % slower in devbench: docs/performance.md). PROBE_PIPE=1
  * times the plugin's build against builds of other batches over groups
- * per compute unit.
+ * per compute unit; with PROBE_HOT=1 also the plugin's on one source
+ * and on sources written from the host just before, as devbench's are.
  */
 #include "probe.h"
 
@@ -35,16 +36,22 @@ static cl_mem totals;
 static cl_uint n_cu;
 static cl_ulong local_max;
 
-/* median ms of the kernel (the totals zeroed before each launch) */
+/* median ms of the kernel (the totals zeroed before each launch) on
+ * rotating sources, one source (hot 1), or rotating sources each written
+ * from the host just before (hot 2) */
 static double
 time_hist_hot (cl_kernel k, size_t g[2], size_t l[2], int n, int hot)
 {
   double t[64];
   const cl_uint zero = 0;
   for (int i = -2; i < n; i++) {
-    int b = hot ? 0 : (i + 2) % nb_cold;
+    int b = hot == 1 ? 0 : (i + 2) % nb_cold;
     cl_event e;
     clSetKernelArg (k, 0, sizeof (cl_mem), &srcs[b]);
+    if (hot == 2)               /* the frame written from the host first,
+                                 * as an element's upload does */
+      clEnqueueWriteBuffer (q, srcs[b], CL_FALSE, 0, fsize, in, 0, NULL,
+          NULL);
     clEnqueueFillBuffer (q, totals, &zero, 4, 0, sizeof hout, 0, NULL, NULL);
     cl_int st = clEnqueueNDRangeKernel (q, k, 2, NULL, g, l, 0, NULL, &e);
     if (st)
@@ -79,12 +86,13 @@ set_tiles_args (cl_kernel k, cl_int stride, cl_int units, cl_int h,
   clSetKernelArg (k, 12, 4, &sixteen);
 }
 
-/* levels that differ from the C count, after one launch on srcs[0] */
+/* levels that differ from the C count, after one launch on the last
+ * source */
 static int
 check_hist (cl_kernel k, size_t g[2], size_t l[2], int n_levels)
 {
   const cl_uint zero = 0;
-  clSetKernelArg (k, 0, sizeof (cl_mem), &srcs[0]);
+  clSetKernelArg (k, 0, sizeof (cl_mem), &srcs[nb_cold - 1]);
   clEnqueueFillBuffer (q, totals, &zero, 4, 0, sizeof hout, 0, NULL, NULL);
   clEnqueueNDRangeKernel (q, k, 2, NULL, g, l, 0, NULL, NULL);
   clEnqueueReadBuffer (q, totals, CL_TRUE, 0, sizeof hout, hout, 0, NULL, NULL);
@@ -157,7 +165,10 @@ main (int argc, char **argv)
         fill (pic, b, w, h, step);
         srcs[b] = clCreateBuffer (ctx, CL_MEM_READ_WRITE, fsize, NULL, NULL);
         clEnqueueWriteBuffer (q, srcs[b], CL_TRUE, 0, fsize, in, 0, NULL, NULL);
-        if (b == 0) {
+        /* the C count of the last frame, which `in` keeps: the one that
+         * check_hist reads, and what PROBE_HOT's writes put in every
+         * source */
+        if (b == nb_cold - 1) {
           memset (href, 0, sizeof href);
           for (size_t p = 0; p < fsize; p += step) {
             if (step == 1) { href[in[p]]++; continue; }
@@ -271,6 +282,14 @@ main (int argc, char **argv)
                   i ? "tiles" : "plugin's", pb[i], per);
               printf ("%-44s %.4f ms  %3.0f%%  bad %d\n", name, t,
                   100 * red / t, check_hist (kv[i], g, l, n_levels));
+              if (i == 0 && getenv ("PROBE_HOT")) {
+                for (int hot = 1; hot <= 2; hot++) {
+                  double th = time_hist_hot (kv[i], g, l, 30, hot);
+                  printf ("r%d plugin's, %-32s %.4f ms  %3.0f%%\n", round,
+                      hot == 1 ? "one source (hot)" : "each written first",
+                      th, 100 * red / th);
+                }
+              }
             }
         for (int i = 0; i < 4; i++) {
           clReleaseKernel (kv[i]);
