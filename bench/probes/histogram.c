@@ -16,7 +16,7 @@
  * PROBE_PRIV=1 adds hist_priv (per-lane counters), which ran 2-3x slower
  * than the plugin's kernel on the H100 (2026-11-24). PROBE_GROUPS=1 times
  * only the plugin's configuration over 1 to 32 groups per compute unit
- * (the choice of VEC_GROUPS_PER_CU_1 and _4 in gstclhistogram.c); the
+ * (the choice of VEC_GROUPS_PER_CU in gstclhistogram.c); the
  * plugin's own figures, with the group its tuner picks, come from devbench
  * (on 2026-11-25 12 groups a CU for 4-byte pixels ran 12 % faster here at
  * 8K and 2-8 % slower in devbench: docs/performance.md). PROBE_PIPE=1
@@ -28,8 +28,8 @@
 
 #define LUMA(r, g, b) ((4899u * (r) + 9617u * (g) + 1868u * (b) + 8192u) >> 14)
 
-/* gstclhistogram.c's groups per compute unit (VEC_GROUPS_PER_CU_1, _4) */
-#define PLUGIN_GPC(step) ((step) == 1 ? 1 : 6)
+/* gstclhistogram.c's groups per compute unit (VEC_GROUPS_PER_CU) */
+#define PLUGIN_GPC(step) 1
 
 static unsigned href[1024], hout[1024];
 static cl_mem totals;
@@ -199,9 +199,11 @@ main (int argc, char **argv)
       /* the plugin's kernel over groups, groups per compute unit
        * (groups_x = items / group, at most 64; groups_y = per CU x CUs /
        * groups_x), copies and batches; "(plugin)": gstclhistogram.c's
-       * choice (group 512, 1 per CU for one-byte pixels and 6 for 4-byte
-       * ones, 4 copies, batch 4) */
+       * choice (group 512, 1 per CU, 4 copies, batch 4) */
       int sixteen = step == 1 || step == 4;
+      /* work-items across a row, as gstclhistogram.c counts them on rows
+       * of whole 16-byte vectors (before 2026-11-26 the probe launched
+       * one per pixel for 4-byte pixels, three in four of them idle) */
       size_t items = step == 1 ? (w + 15) / 16 : (w + 3) / 4;
       int gsz[] = { 256, 128, 512, 1024 }, cps[] = { 8, 1, 2, 4 };
       int gpc_sweep[] = { 4, 1, 2, 8 }, gpc_more[] = { 1, 2, 4, 8, 12, 16, 24, 32 };
@@ -221,7 +223,7 @@ main (int argc, char **argv)
         cl_program pc = build (s1, 2, opts);
         cl_kernel kconst = clCreateKernel (pc, "histogram_tiles", NULL);
         size_t lbytes = (size_t) copies * (want == 1 ? 1 : 4) * 256 * 4;
-        size_t gx = ((step == 1 ? items : (size_t) w) + G - 1) / G;
+        size_t gx = (items + G - 1) / G;
         if (gx > 64) gx = 64;
         size_t gy = gpc1 * n_cu / gx;
         if (gy > (size_t) h) gy = h;
@@ -248,7 +250,7 @@ main (int argc, char **argv)
       if (getenv ("PROBE_PIPE")) {
         const int copies = 4, G = 512, gpc1 = PLUGIN_GPC (step);
         const int pb[] = { 4, 2, 4, 8 };
-        const int pg[] = { 1, 2, 3, 4, 6, 8 };
+        const int pg[] = { 1, 2, 4, 6, 8, 12 };
         cl_kernel kv[4];
         cl_program pv[4];
         for (int i = 0; i < 4; i++) {
@@ -262,7 +264,7 @@ main (int argc, char **argv)
           kv[i] = clCreateKernel (pv[i], "histogram_tiles", NULL);
         }
         size_t lbytes = (size_t) copies * (want == 1 ? 1 : 4) * 256 * 4;
-        size_t gx = ((step == 1 ? items : (size_t) w) + G - 1) / G;
+        size_t gx = (items + G - 1) / G;
         if (gx > 64) gx = 64;
         for (int round = 0; round < 2; round++)
           for (int i = 0; i < 4; i++)
@@ -308,7 +310,7 @@ main (int argc, char **argv)
             size_t lbytes = (size_t) copies * (want == 1 ? 1 : 4) * 256 * 4;
             if (lbytes + 1024 > local_max) continue;
             size_t G = gsz[gi];
-            size_t gx = ((step == 1 ? items : (size_t) w) + G - 1) / G; if (gx > 64) gx = 64; if (gx < 1) gx = 1;
+            size_t gx = (items + G - 1) / G; if (gx > 64) gx = 64; if (gx < 1) gx = 1;
             size_t gy = gpc[pi] * n_cu / gx; if (gy < 1) gy = 1; if (gy > (size_t) h) gy = h;
             size_t g[2] = { gx * G, gy }, l[2] = { G, 1 };
             set_tiles_args (ktiles, stride, units, h, step, want, lbytes, copies,
