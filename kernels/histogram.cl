@@ -322,10 +322,11 @@ hist_load_batch (uint4 * v, const __global uchar * src, int stride,
  * vectors, TILE_BATCH rows (get_global_size (1) apart) at a time, and
  * loads the next batch before it counts this one. Counting waits for its
  * loads and the next loads wait for the counting (local atomics order
- * the work-item's memory accesses): with one vector at a time 4-byte RGBA
- * ran at 28-35 % of the read-only reduction; a batch loaded before it is
- * counted, 61-79 %; the next batch in flight while this one is counted,
- * 90-98 % (H100, bench/probes/histogram.c, PROBE_PIPE). */
+ * the work-item's memory accesses). 4K RGBA luma on the H100, share of
+ * the read-only reduction (bench/probes/histogram.c, PROBE_PIPE): a batch
+ * loaded, then counted, 76-77 % (8 groups a compute unit; 93-94 % at its
+ * best, 2); the next batch in flight while this one is counted, with one
+ * group a compute unit (gstclhistogram.c), 97-99 %. */
 __kernel void
 histogram_tiles (__global const uchar * src, int stride, int units,
     int height, int step, int r_off, int g_off, int b_off, int want,
