@@ -29,7 +29,7 @@
 #define LUMA(r, g, b) ((4899u * (r) + 9617u * (g) + 1868u * (b) + 8192u) >> 14)
 
 /* gstclhistogram.c's groups per compute unit (VEC_GROUPS_PER_CU) */
-#define PLUGIN_GPC(step) 1
+#define PLUGIN_GPC 1
 
 static unsigned href[1024], hout[1024];
 static cl_mem totals;
@@ -84,6 +84,48 @@ set_tiles_args (cl_kernel k, cl_int stride, cl_int units, cl_int h,
   clSetKernelArg (k, 10, lbytes, NULL);
   clSetKernelArg (k, 11, 4, &copies);
   clSetKernelArg (k, 12, 4, &sixteen);
+}
+
+/* gstclhistogram.c's launch of histogram_tiles: groups of G items, items
+ * across a row (at most 64 groups across), per_cu groups a compute unit
+ * down the rows */
+static void
+tiles_launch (size_t items, size_t G, int per_cu, int h, size_t g[2],
+    size_t l[2])
+{
+  size_t gx = (items + G - 1) / G, gy;
+  if (gx > 64) gx = 64;
+  if (gx < 1) gx = 1;
+  gy = per_cu * n_cu / gx;
+  if (gy < 1) gy = 1;
+  if (gy > (size_t) h) gy = h;
+  g[0] = gx * G;
+  g[1] = gy;
+  l[0] = G;
+  l[1] = 1;
+}
+
+/* bytes of local tables for `copies` copies of the counted slots */
+static size_t
+tiles_local_bytes (int copies, int want)
+{
+  return (size_t) copies * (want == 1 ? 1 : 4) * 256 * 4;
+}
+
+/* histogram_tiles built as gstclhistogram.c builds it for a format (red,
+ * green and blue at bytes 0, 1 and 2), with TILE_BATCH rows a batch */
+static cl_kernel
+tiles_const_kernel (const char **s1, int step, int want, int copies,
+    int sixteen, int batch, cl_program * p)
+{
+  char opts[320];
+  snprintf (opts, sizeof opts, "-cl-std=CL1.2 -DGST_CL_HIST_STEP=%d "
+      "-DGST_CL_HIST_R=0 -DGST_CL_HIST_G=1 -DGST_CL_HIST_B=2 "
+      "-DGST_CL_HIST_WANT=%d -DGST_CL_HIST_COPIES=%d "
+      "-DGST_CL_HIST_SIXTEEN=%d -DTILE_BATCH=%d", step, want, copies,
+      sixteen, batch);
+  *p = build (s1, 2, opts);
+  return clCreateKernel (*p, "histogram_tiles", NULL);
 }
 
 /* levels that differ from the C count, after one launch on the last
@@ -214,20 +256,12 @@ main (int argc, char **argv)
        * one with the format's arguments as constants (GST_CL_HIST_*),
        * alternated twice */
       if (getenv ("PROBE_CONST")) {
-        char opts[256];
-        const int copies = 4, G = 512, gpc1 = PLUGIN_GPC (step);
-        snprintf (opts, sizeof opts, "-cl-std=CL1.2 -DGST_CL_HIST_STEP=%d "
-            "-DGST_CL_HIST_R=0 -DGST_CL_HIST_G=1 -DGST_CL_HIST_B=2 "
-            "-DGST_CL_HIST_WANT=%d -DGST_CL_HIST_COPIES=%d "
-            "-DGST_CL_HIST_SIXTEEN=%d", step, want, copies, sixteen);
-        cl_program pc = build (s1, 2, opts);
-        cl_kernel kconst = clCreateKernel (pc, "histogram_tiles", NULL);
-        size_t lbytes = (size_t) copies * (want == 1 ? 1 : 4) * 256 * 4;
-        size_t gx = (items + G - 1) / G;
-        if (gx > 64) gx = 64;
-        size_t gy = gpc1 * n_cu / gx;
-        if (gy > (size_t) h) gy = h;
-        size_t g[2] = { gx * G, gy }, l[2] = { G, 1 };
+        const int copies = 4;
+        cl_program pc;
+        cl_kernel kconst = tiles_const_kernel (s1, step, want, copies,
+            sixteen, 4, &pc);
+        size_t lbytes = tiles_local_bytes (copies, want), g[2], l[2];
+        tiles_launch (items, 512, PLUGIN_GPC, h, g, l);
         for (int round = 0; round < 2; round++)
           for (int v = 0; v < 2; v++) {
             cl_kernel kk = v ? kconst : kt[0];
@@ -248,34 +282,22 @@ main (int argc, char **argv)
        * per CU, alternated twice (the figures of the pipelined walk
        * against the kernel before it: docs/performance.md) */
       if (getenv ("PROBE_PIPE")) {
-        const int copies = 4, G = 512, gpc1 = PLUGIN_GPC (step);
+        const int copies = 4;
         const int pb[] = { 4, 2, 4, 8 };
         const int pg[] = { 1, 2, 4, 6, 8, 12 };
         cl_kernel kv[4];
         cl_program pv[4];
-        for (int i = 0; i < 4; i++) {
-          char opts[320];
-          snprintf (opts, sizeof opts, "-cl-std=CL1.2 -DGST_CL_HIST_STEP=%d "
-              "-DGST_CL_HIST_R=0 -DGST_CL_HIST_G=1 -DGST_CL_HIST_B=2 "
-              "-DGST_CL_HIST_WANT=%d -DGST_CL_HIST_COPIES=%d "
-              "-DGST_CL_HIST_SIXTEEN=%d -DTILE_BATCH=%d",
-              step, want, copies, sixteen, pb[i]);
-          pv[i] = build (s1, 2, opts);
-          kv[i] = clCreateKernel (pv[i], "histogram_tiles", NULL);
-        }
-        size_t lbytes = (size_t) copies * (want == 1 ? 1 : 4) * 256 * 4;
-        size_t gx = (items + G - 1) / G;
-        if (gx > 64) gx = 64;
+        for (int i = 0; i < 4; i++)
+          kv[i] = tiles_const_kernel (s1, step, want, copies, sixteen, pb[i],
+              &pv[i]);
+        size_t lbytes = tiles_local_bytes (copies, want);
         for (int round = 0; round < 2; round++)
           for (int i = 0; i < 4; i++)
-            for (int gi = 0; gi < 6; gi++) {
-              const int per = i == 0 ? gpc1 : pg[gi];
-              if (i == 0 && gi > 0)
-                break;
-              size_t gy = per * n_cu / gx;
-              if (gy < 1) gy = 1;
-              if (gy > (size_t) h) gy = h;
-              size_t g[2] = { gx * G, gy }, l[2] = { G, 1 };
+            /* the plugin's build at its groups a CU, then the others */
+            for (int gi = 0; gi < (i == 0 ? 1 : 6); gi++) {
+              const int per = i == 0 ? PLUGIN_GPC : pg[gi];
+              size_t g[2], l[2];
+              tiles_launch (items, 512, per, h, g, l);
               set_tiles_args (kv[i], stride, units, h, step, want, lbytes,
                   copies, sixteen);
               double t = time_hist (kv[i], g, l, 30);
@@ -307,12 +329,10 @@ main (int argc, char **argv)
           for (int cpi = groups_only ? 3 : 0; cpi < 4; cpi++) {
             cl_kernel ktiles = kt[bi];
             int copies = cps[cpi];
-            size_t lbytes = (size_t) copies * (want == 1 ? 1 : 4) * 256 * 4;
+            size_t lbytes = tiles_local_bytes (copies, want), g[2], l[2];
             if (lbytes + 1024 > local_max) continue;
             size_t G = gsz[gi];
-            size_t gx = (items + G - 1) / G; if (gx > 64) gx = 64; if (gx < 1) gx = 1;
-            size_t gy = gpc[pi] * n_cu / gx; if (gy < 1) gy = 1; if (gy > (size_t) h) gy = h;
-            size_t g[2] = { gx * G, gy }, l[2] = { G, 1 };
+            tiles_launch (items, G, gpc[pi], h, g, l);
             set_tiles_args (ktiles, stride, units, h, step, want, lbytes, copies,
                 sixteen);
             double t = time_hist (ktiles, g, l, 20);
@@ -321,7 +341,7 @@ main (int argc, char **argv)
             snprintf (name, sizeof name, "tiles G %zu, %d/CU, copies %d, batch %d%s", G,
                 gpc[pi], copies, batches[bi],
                 batches[bi] == 4 && G == 512 && copies == 4 &&
-                gpc[pi] == PLUGIN_GPC (step) ? " (plugin)" : "");
+                gpc[pi] == PLUGIN_GPC ? " (plugin)" : "");
             printf ("%-44s %.4f ms  %3.0f%%  bad %d\n", name, t, 100 * red / t,
                 check_hist (ktiles, g, l, n_levels));
           }
