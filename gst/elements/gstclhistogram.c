@@ -898,7 +898,8 @@ count_bytes (GstClHistogram * self, const GstClPlane * src, Pending * pf,
   } else {
     /* a 2D range of work-groups: dimension 0 across a row (16 bytes,
      * four one-byte pixels or one pixel per work-item), dimension 1
-     * striding over the rows, a few groups per compute unit; local tables
+     * striding over the rows (one group per compute unit on the 16-byte
+     * paths, each walking many rows; else TILE_GROUPS_PER_CU); local tables
      * in as many copies as local memory holds, up to TILE_COPIES (VEC_COPIES
      * on the 16-byte paths) */
     gboolean quads = !src->is_image && src->step == 1;
