@@ -55,7 +55,87 @@ tune_run (const GstClDecomposition * tuning, gdouble * ms, gpointer data,
   return ok;
 }
 
-/* Scratch frames of the caps, the input filled with noise. */
+/* The scratch picture, 8 bits a sample: a diagonal ramp that rises and
+ * falls by one level every four pixels, offset per component, plus 3 bits
+ * of noise. Neighbouring pixels share a level about as often as in
+ * photographs (one pair in eight), which is what a histogram's speed
+ * depends on: on uniform noise, where no level repeats and a CPU's 256 KiB
+ * pair table is read at random, the tuner picked a decomposition 1.3x
+ * slower on real pictures (docs/tuning.md, "What the tuner measures on").
+ * The filters' kernels take the same time on any picture. Samples of more
+ * than 8 bits get the level in their high bits and noise below, at the
+ * format's shift (all such formats here are little-endian).
+ *
+ * Row y of a plane is its row 0 moved left by two pixels a row, so each
+ * plane is one line of width + 2 * height pixels built sample by sample,
+ * then copied row by row (8K RGBA in milliseconds, not the 0.4 s of a
+ * loop over every sample). */
+#define SCRATCH_NOISE 4096      /* a power of two */
+
+static guint
+scratch_level (guint k, guint c, const guint8 * noise)
+{
+  guint t = ((k + 96 * c) >> 2) & 511;
+  gint v = (gint) (t < 256 ? t : 511 - t) +
+      (gint) (noise[(k + 523 * c) & (SCRATCH_NOISE - 1)] & 7) - 4;
+  return CLAMP (v, 0, 255);
+}
+
+static void
+scratch_fill (guint8 * data, const GstVideoInfo * info)
+{
+  const GstVideoFormatInfo *finfo = info->finfo;
+  guint8 noise[SCRATCH_NOISE];
+  guint32 rng = 2463534242u;
+  guint c, i, p, k, y;
+
+  for (i = 0; i < SCRATCH_NOISE; i++) {
+    rng ^= rng << 13;
+    rng ^= rng >> 17;
+    rng ^= rng << 5;
+    noise[i] = rng >> 24;
+  }
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
+    guint width = 0, height = 0, n;
+    gsize pstride = 0;
+    guint8 *line;
+
+    for (c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (info); c++)
+      if (GST_VIDEO_FORMAT_INFO_PLANE (finfo, c) == p) {
+        width = GST_VIDEO_INFO_COMP_WIDTH (info, c);
+        height = GST_VIDEO_INFO_COMP_HEIGHT (info, c);
+        pstride = GST_VIDEO_INFO_COMP_PSTRIDE (info, c);
+      }
+    if (!width || !height || !pstride)
+      continue;
+    n = width + 2 * (height - 1);
+    line = g_malloc0 (n * pstride);
+    for (c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (info); c++) {
+      guint depth = GST_VIDEO_FORMAT_INFO_DEPTH (finfo, c);
+      guint shift = GST_VIDEO_FORMAT_INFO_SHIFT (finfo, c);
+      guint8 *s = line + GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c);
+
+      if (GST_VIDEO_FORMAT_INFO_PLANE (finfo, c) != p)
+        continue;
+      for (k = 0; k < n; k++, s += pstride) {
+        guint v = scratch_level (k, c, noise);
+        if (depth <= 8)
+          *s = v;
+        else
+          GST_WRITE_UINT16_LE (s, ((v << (depth - 8)) |
+                  (noise[(k * 7 + c) & (SCRATCH_NOISE - 1)] >> (16 -
+                          depth))) << shift);
+      }
+    }
+    for (y = 0; y < height; y++)
+      memcpy (data + GST_VIDEO_INFO_PLANE_OFFSET (info, p) +
+          (gsize) y * GST_VIDEO_INFO_PLANE_STRIDE (info, p),
+          line + (gsize) 2 * (height - 1 - y) * pstride, width * pstride);
+    g_free (line);
+  }
+}
+
+/* Scratch frames of the caps, the input filled with scratch_fill(). */
 static GstClMemory *
 scratch_frame (GstClDevice * device, const GstVideoInfo * info,
     gboolean fill, GError ** error)
@@ -63,8 +143,6 @@ scratch_frame (GstClDevice * device, const GstVideoInfo * info,
   GstClMemory *m = gst_cl_memory_new (device, info, error);
   GstClWaitList wl = { {0}, 0 };
   GstMapInfo map;
-  guint32 x = 2463534242u, *p;
-  gsize i;
 
   if (!m || !fill)
     return m;
@@ -74,12 +152,9 @@ scratch_frame (GstClDevice * device, const GstVideoInfo * info,
     gst_memory_unref (GST_MEMORY_CAST (m));
     return NULL;
   }
-  for (i = 0, p = (guint32 *) map.data; i < map.size / 4; i++) {
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    p[i] = x;
-  }
+  /* padding and unused bytes (RGBx's x) defined too */
+  memset (map.data, 0, map.size);
+  scratch_fill (map.data, info);
   gst_memory_unmap (GST_MEMORY_CAST (m), &map);
   /* on devices that copy frames this uploads it */
   if (!gst_cl_memory_get_wait_list (m, GST_CL_QUEUE_COMPUTE, FALSE, &wl,

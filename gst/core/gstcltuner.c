@@ -85,8 +85,9 @@ gst_cl_tuner_mode (void)
  * gst_cl_tuner_source_sum:
  *
  * The checksum that keys stored choices to the kernels they were measured
- * on: the program's source, the common source, and the plugin version
- * (the host side decides what each property means).
+ * on: the program's source, the common source, the plugin version (the
+ * host side decides what each property means) and GST_CL_TUNER_REVISION
+ * (what the measurements ran on).
  *
  * Returns: (transfer full): a hex string
  */
@@ -97,6 +98,7 @@ gst_cl_tuner_source_sum (const gchar * program_source)
   gchar *hex;
 
   g_checksum_update (sum, (const guchar *) VERSION, -1);
+  g_checksum_update (sum, (const guchar *) GST_CL_TUNER_REVISION, -1);
   g_checksum_update (sum, (const guchar *) program_source, -1);
   hex = g_strdup (g_checksum_get_string (sum));
   g_checksum_free (sum);

@@ -25,6 +25,12 @@ G_BEGIN_DECLS
 /* The time the first tuning of a case may take. */
 #define GST_CL_TUNER_BUDGET_US (2 * G_USEC_PER_SEC)
 
+/* What the measurements run on, part of the key of every stored choice:
+ * a new revision has every case measured again. 2: scratch frames of
+ * ramps with 3 bits of noise, which histograms count at the speed of
+ * photographs (1: uniform noise). */
+#define GST_CL_TUNER_REVISION "2"
+
 /**
  * GstClTunerRun:
  * @tuning: the candidate (the explicit tuning properties already merged)
