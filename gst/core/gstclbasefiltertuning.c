@@ -27,31 +27,39 @@ typedef struct
   GstClPlane src, dst;
 } TuneFrame;
 
-/* One frame of the element's kernels on the scratch frames, waited for:
- * the time from the first kernel's start to the last one's end, as
- * profiling measures it. */
+/* @frames frames of the element's kernels on the scratch frames, back to
+ * back, then waited for: the fastest frame's time from its first kernel's
+ * start to its last one's end, as profiling measures it. */
 static gboolean
-tune_run (const GstClDecomposition * tuning, gdouble * ms, gpointer data,
-    GError ** error)
+tune_run (const GstClDecomposition * tuning, guint frames, gdouble * ms,
+    gpointer data, GError ** error)
 {
   TuneFrame *tf = data;
   GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (tf->self);
   GstClBaseFilterPrivate *priv = gst_cl_base_filter_get_private (tf->self);
-  GstClProfileFrame prof = { 0, };
-  GstClProfile sum;
-  gboolean ok;
+  GstClProfileFrame *prof = g_new0 (GstClProfileFrame, frames);
+  gboolean ok = TRUE;
+  guint i, n;
 
   priv->frame_tuning = *tuning;
   priv->tuning_run = TRUE;
-  ok = klass->process ? klass->process (tf->self, &tf->src, &tf->dst,
-      prof.kernels, &prof.n_kernels, error) : klass->analyze (tf->self,
-      &tf->src, NULL, prof.kernels, &prof.n_kernels, error);
+  for (n = 0; n < frames && ok; n++) {
+    GstClProfileFrame *f = &prof[n];
+    ok = klass->process ? klass->process (tf->self, &tf->src, &tf->dst,
+        f->kernels, &f->n_kernels, error) : klass->analyze (tf->self,
+        &tf->src, NULL, f->kernels, &f->n_kernels, error);
+  }
   priv->tuning_run = FALSE;
   ok = gst_cl_device_finish (priv->device, ok ? error : NULL) && ok;
-  gst_cl_profile_reset (&sum);
-  prof.running_time = GST_CLOCK_TIME_NONE;
-  gst_cl_profile_add (&sum, &prof);
-  *ms = sum.kernel / 1e6;
+  *ms = G_MAXDOUBLE;
+  for (i = 0; i < n; i++) {
+    GstClProfile sum;
+    gst_cl_profile_reset (&sum);
+    prof[i].running_time = GST_CLOCK_TIME_NONE;
+    gst_cl_profile_add (&sum, &prof[i]);
+    *ms = MIN (*ms, sum.kernel / 1e6);
+  }
+  g_free (prof);
   return ok;
 }
 

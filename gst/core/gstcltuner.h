@@ -34,12 +34,15 @@ G_BEGIN_DECLS
 /**
  * GstClTunerRun:
  * @tuning: the candidate (the explicit tuning properties already merged)
- * @ms: (out): the device time of the frame's kernels, in milliseconds
+ * @frames: how many frames to run
+ * @ms: (out): the device time of the fastest frame's kernels, in
+ *   milliseconds
  *
- * Runs the kernels of one frame with @tuning and waits for them.
+ * Runs the kernels of @frames frames with @tuning one after the other,
+ * without waiting in between, then waits for them all.
  */
-typedef gboolean (*GstClTunerRun) (const GstClDecomposition * tuning, gdouble * ms,
-    gpointer user_data, GError ** error);
+typedef gboolean (*GstClTunerRun) (const GstClDecomposition * tuning,
+    guint frames, gdouble * ms, gpointer user_data, GError ** error);
 
 /**
  * GstClTunerMode:
