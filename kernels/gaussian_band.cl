@@ -32,9 +32,18 @@
 
 #define R GST_CL_RADIUS
 #define STEP GST_CL_STEP
+/* GST_CL_DOT: the sums in integer dot products (see band_block_dot) */
+#if defined (GST_CL_DOT) && (STEP == 1 || STEP == 4)
+#define BAND_DOT GST_CL_DOT
+#if !defined (GST_CL_WEIGHTS) || !defined (GST_CL_ALPHA)
+#error "GST_CL_DOT needs GST_CL_WEIGHTS and GST_CL_ALPHA"
+#endif
+#endif
 /* rows a block: keep in step with band_block_rows () in gstclgaussian.c */
 #ifdef PROBE_BAND_ROWS          /* bench/probes/band.c only */
 #define BAND_ROWS PROBE_BAND_ROWS
+#elif STEP == 4 && defined (BAND_DOT)
+#define BAND_ROWS 12
 #elif STEP == 4
 #define BAND_ROWS 16
 #else
@@ -71,6 +80,129 @@ __constant ushort band_weights[R + 1] = { GST_CL_WEIGHTS };
 #define BAND_WEIGHT(i) band_weights[i]
 #else
 #define BAND_WEIGHT(i) wt[i]
+#endif
+
+/* GST_CL_DOT (1-byte and 4-byte pixels, weights below 256): the sums in
+ * integer dot products instead of multiply-adds and floats. The vertical
+ * pass transposes each 4 source rows' words into 4 words of a column each
+ * (a byte a row) and takes a column's sum for an output row in 4 or 5
+ * four-way byte dot products, the weights of the rows a word covers packed
+ * in a constant word; the vertical sums (at most 255 x 256) go to local
+ * memory as 16-bit values, half the bytes of floats, and the horizontal
+ * pass takes an output in 2-way products of two neighbouring 16-bit sums
+ * with two 8-bit weights, from a 32768 start: the sum shifted right by 16
+ * is the rounded byte, the same integer every other kernel computes.
+ * GST_CL_DOT=2: NVIDIA's dp4a, dp2a and prmt in inline PTX (sm_61 and
+ * later); 1: the same operations written out (any device: the tests run
+ * it on POCL). */
+
+#ifdef BAND_DOT
+/* the Q8 weight of a tap at distance d either side (0 beyond R): with d
+ * a constant after unrolling, a constant of the build */
+#define BAND_TAP(d) (((d) < -R || (d) > R) ? 0u                            \
+    : (uint) band_weights[(d) < 0 ? -(d) : (d)])
+
+#if BAND_DOT == 2
+inline uint
+band_dot4 (uint a, uint b, uint c)
+{
+  uint d;
+  asm ("dp4a.u32.u32 %0, %1, %2, %3;" : "=r" (d) : "r" (a), "r" (b),
+      "r" (c));
+  return d;
+}
+
+inline uint
+band_dot2 (uint a, uint b, uint c)
+{
+  uint d;
+  asm ("dp2a.lo.u32.u32 %0, %1, %2, %3;" : "=r" (d) : "r" (a), "r" (b),
+      "r" (c));
+  return d;
+}
+
+inline uint
+band_prmt (uint a, uint b, uint sel)
+{
+  uint d;
+  asm ("prmt.b32 %0, %1, %2, %3;" : "=r" (d) : "r" (a), "r" (b), "r" (sel));
+  return d;
+}
+#define BAND_PRMT(a, b, sel) band_prmt (a, b, sel)
+#else
+/* c + the products of a's and b's bytes */
+inline uint
+band_dot4 (uint a, uint b, uint c)
+{
+  return c + (a & 0xffu) * (b & 0xffu) + (a >> 8 & 0xffu) * (b >> 8 & 0xffu)
+      + (a >> 16 & 0xffu) * (b >> 16 & 0xffu) + (a >> 24) * (b >> 24);
+}
+
+/* c + the products of a's two 16-bit halves and b's low two bytes */
+inline uint
+band_dot2 (uint a, uint b, uint c)
+{
+  return c + (a & 0xffffu) * (b & 0xffu) + (a >> 16) * (b >> 8 & 0xffu);
+}
+
+/* PTX's prmt: byte k of the result is byte (sel >> 4 k) & 7 of b:a */
+inline uint
+band_prmt_any (uint a, uint b, uint sel)
+{
+  const ulong ba = (ulong) b << 32 | a;
+  uint d = 0;
+  for (int k = 0; k < 4; k++)
+    d |= (uint) (ba >> (8 * (sel >> (4 * k) & 7)) & 0xffu) << (8 * k);
+  return d;
+}
+#define BAND_PRMT(a, b, sel) band_prmt_any (a, b, sel)
+#endif
+
+/* the 4 x 4 bytes of words a, b, c, d (rows) transposed: col[k] holds byte
+ * k of a, b, c and d, in that order */
+#define BAND_TRANSPOSE(a, b, c, d, col)                                    \
+  {                                                                       \
+    const uint t0 = BAND_PRMT (a, b, 0x5140), t1 = BAND_PRMT (a, b, 0x7362); \
+    const uint t2 = BAND_PRMT (c, d, 0x5140), t3 = BAND_PRMT (c, d, 0x7362); \
+    col[0] = BAND_PRMT (t0, t2, 0x5410);                                  \
+    col[1] = BAND_PRMT (t0, t2, 0x7632);                                  \
+    col[2] = BAND_PRMT (t1, t3, 0x5410);                                  \
+    col[3] = BAND_PRMT (t1, t3, 0x7632);                                  \
+  }
+
+/* The horizontal sums of 4 neighbouring values q .. q + 3 of a plane of
+ * 16-bit vertical sums, pairs pointing at the pair of values q - H, q - H +
+ * 1 (H: the halo in values, a multiple of 4 and at least R): the 4 output
+ * bytes, packed. Output s takes pair j (values q - H + 2 j, + 1) with the
+ * weights of those distances, shifted with s instead of the data. */
+#if STEP == 4
+#define BAND_H HALO_ITEMS
+#else
+#define BAND_H HALO
+#endif
+inline uint
+band_hdot (const __local uint * pairs)
+{
+  uint pr[BAND_H + 2];
+  const __local uint2 *p2 = (const __local uint2 *) pairs;
+#pragma unroll
+  for (int v = 0; v < (BAND_H + 2) / 2; v++)
+    vstore2 (p2[v], v, pr);
+  uint out = 0;
+#pragma unroll
+  for (int s = 0; s < 4; s++) {
+    uint acc = 32768;
+#pragma unroll
+    for (int j = 0; j < BAND_H + 2; j++) {
+      const int d0 = 2 * j - BAND_H - s;
+      const uint w = BAND_TAP (d0) | BAND_TAP (d0 + 1) << 8;
+      if (w)
+        acc = band_dot2 (pr[j], w, acc);
+    }
+    out |= (acc >> 16) << (8 * s);
+  }
+  return out;
+}
 #endif
 
 /* the word of bytes [u, u + 4) of a row, pixels outside the row replicated
@@ -143,29 +275,15 @@ band_hpass (const __local float *lf, __global uchar * d, int x, int units,
  * loop is band_hpass's, written out again: one helper for both, with the
  * halo and stride as its arguments, ran 6 % slower on the H100 (radius 7
  * RGBA, 8K 0.310 against 0.290-0.293 ms). */
-inline void
+inline uint4
 band_hpass_px4 (const __local float *vs, int group, int r, int b,
-    const __global uchar * s, __global uchar * d, int x, int units,
     int alpha, const float *wf)
 {
-  const int whole = x + 15 < units, aligned = ((size_t) d & 15) == 0
-      && ((size_t) s & 15) == 0;
-  uint4 word = (uint4) (0), src4 = (uint4) (0);
-  if (alpha >= 0) {
-    /* units is a multiple of 4 here, so a word is in the row or not */
-    const __global uint *s4 = (const __global uint *) s;
-    if (whole && aligned)
-      src4 = *(const __global uint4 *) s;
-    else
-      src4 = (uint4) (s4[0], x + 4 < units ? s4[1] : 0u,
-          x + 8 < units ? s4[2] : 0u, x + 12 < units ? s4[3] : 0u);
-  }
+  uint4 word = (uint4) (0);
 #pragma unroll
   for (int c = 0; c < 4; c++) {
-    if (c == alpha) {
-      word |= src4 & (uint4) (0xffu << (8 * c));
+    if (c == alpha)
       continue;
-    }
     float win[4 + 2 * HALO_ITEMS];
     const __local float4 *l4 = (const __local float4 *) (vs + (4 * r + c) *
         group) + b - HALO_ITEMS / 4;
@@ -188,6 +306,28 @@ band_hpass_px4 (const __local float *vs, int group, int r, int b,
       else
         word.s3 |= v8;
     }
+  }
+  return word;
+}
+
+/* stores the 4 pixels @word at x of a row (d), their byte @alpha (0 in
+ * @word) copied from the source row s */
+inline void
+band_store_px4 (uint4 word, const __global uchar * s, __global uchar * d,
+    int x, int units, int alpha)
+{
+  const int whole = x + 15 < units, aligned = ((size_t) d & 15) == 0
+      && ((size_t) s & 15) == 0;
+  if (alpha >= 0) {
+    /* units is a multiple of 4 here, so a word is in the row or not */
+    const __global uint *s4 = (const __global uint *) s;
+    uint4 src4;
+    if (whole && aligned)
+      src4 = *(const __global uint4 *) s;
+    else
+      src4 = (uint4) (s4[0], x + 4 < units ? s4[1] : 0u,
+          x + 8 < units ? s4[2] : 0u, x + 12 < units ? s4[3] : 0u);
+    word |= src4 & (uint4) (0xffu << (8 * alpha));
   }
   __global uint *d4 = (__global uint *) d;
   if (whole && aligned) {
@@ -234,6 +374,121 @@ band_hpass_px4 (const __local float *vs, int group, int r, int b,
     }                                                                     \
   }
 
+#ifdef BAND_DOT
+/* source rows of a block, in whole words of 4 rows for the transposition */
+#define BAND_NSRC (BAND_ROWS + 2 * R)
+#define BAND_NGRP ((BAND_NSRC + 3) / 4)
+/* the weights of source rows 4 g .. 4 g + 3 of a block for its output row
+ * r (source row R + r), a byte each */
+#define BAND_VW(r, g) (BAND_TAP (4 * (g) - R - (r))                        \
+    | BAND_TAP (4 * (g) + 1 - R - (r)) << 8                               \
+    | BAND_TAP (4 * (g) + 2 - R - (r)) << 16                              \
+    | BAND_TAP (4 * (g) + 3 - R - (r)) << 24)
+
+/* One block of gaussian_band in dot products (GST_CL_DOT above): the
+ * vertical sums of the block's rows as 16-bit values in local memory
+ * (1-byte pixels: a row of 4 group values; 4-byte pixels: a plane per byte
+ * of the pixel, as the float path), then the horizontal pass. */
+inline void
+band_block_dot (__global const uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, int units, int height, int y0,
+    int yb, int n, int x, int inside_x, int lx, int group,
+    __local float4 * sums,
+#if STEP == 4
+    int r0, int b0, int xb, int task
+#else
+    int writes
+#endif
+    )
+{
+  __local uint *vp = (__local uint *) sums;
+  __local ushort *vh = (__local ushort *) sums;
+  const int y_top = y0 + yb - R;
+  uint w[BAND_NGRP * 4], col[BAND_NGRP][4];
+
+  if (inside_x && y_top >= 0 && y_top + BAND_NSRC <= height) {
+    const __global uchar *p = src + (uint) (y_top * src_stride + x);
+#pragma unroll
+    for (int i = 0; i < BAND_NSRC; i++) {
+      w[i] = *(const __global uint *) p;
+      p += src_stride;
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < BAND_NSRC; i++)
+      w[i] = band_load_word (src + (uint) (clamp (y_top + i, 0, height - 1) *
+              src_stride), x, units);
+  }
+#pragma unroll
+  for (int i = BAND_NSRC; i < BAND_NGRP * 4; i++)
+    w[i] = 0;
+#pragma unroll
+  for (int g = 0; g < BAND_NGRP; g++)
+    BAND_TRANSPOSE (w[4 * g], w[4 * g + 1], w[4 * g + 2], w[4 * g + 3],
+        col[g]);
+#pragma unroll
+  for (int r = 0; r < BAND_ROWS; r++) {
+    uint sum[4] = { 0, 0, 0, 0 };
+#pragma unroll
+    for (int g = 0; g < BAND_NGRP; g++) {
+      if (4 * g + 3 >= r && 4 * g <= r + 2 * R) {
+#pragma unroll
+        for (int k = 0; k < 4; k++)
+          if (STEP != 4 || k != ALPHA)
+            sum[k] = band_dot4 (col[g][k], BAND_VW (r, g), sum[k]);
+      }
+    }
+#if STEP == 4
+#pragma unroll
+    for (int k = 0; k < 4; k++)
+      if (k != ALPHA)
+        vh[(4 * r + k) * group + lx] = (ushort) sum[k];
+#else
+    vstore2 ((uint2) (sum[0] | sum[1] << 16, sum[2] | sum[3] << 16),
+        r * group + lx, vp);
+#endif
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+#if STEP == 4
+  if (task) {
+#pragma unroll
+    for (int r = r0; r < BAND_ROWS; r += 4) {
+      if (yb + r < n) {
+        uint h[4], px[4];
+#pragma unroll
+        for (int k = 0; k < 4; k++)
+          h[k] = k == ALPHA ? 0u : band_hdot (vp + ((4 * r + k) * group +
+                  4 * b0 - BAND_H) / 2);
+        BAND_TRANSPOSE (h[0], h[1], h[2], h[3], px);
+        const uint s_off = (uint) ((y0 + yb + r) * src_stride + xb);
+        const uint d_off = (uint) ((y0 + yb + r) * dst_stride + xb);
+        band_store_px4 ((uint4) (px[0], px[1], px[2], px[3]), src + s_off,
+            dst + d_off, xb, units, ALPHA);
+      }
+    }
+  }
+#else
+  if (writes) {
+#pragma unroll
+    for (int r = 0; r < BAND_ROWS; r++) {
+      if (yb + r < n) {
+        const uint word = band_hdot (vp + (r * group + lx) * 2 - BAND_H / 2);
+        __global uchar *d = dst + (uint) ((y0 + yb + r) * dst_stride + x);
+        if (x + 3 < units) {
+          *(__global uint *) d = word;
+        } else {
+          for (int b = 0; b < 4 && x + b < units; b++)
+            d[b] = (uchar) (word >> (8 * b));
+        }
+      }
+    }
+  }
+#endif
+  /* the next block overwrites the sums */
+  barrier (CLK_LOCAL_MEM_FENCE);
+}
+#endif
+
 /* sums: BAND_ROWS x 4 floats a work-item (get_local_size (0) x BAND_ROWS x
  * 16 bytes). Byte offsets in the planes are 32-bit: the host runs this
  * kernel on planes of less than 2 GiB only. */
@@ -275,6 +530,17 @@ gaussian_band (__global const uchar * src, int src_stride,
     wf[i] = (float) BAND_WEIGHT (i) * 0x1.0p-16f;
   }
   for (int yb = 0; yb < n; yb += BAND_ROWS) {
+#ifdef BAND_DOT
+    band_block_dot (src, src_stride, dst, dst_stride, units, height, y0, yb,
+        n, x, inside_x, lx, group, sums,
+#if STEP == 4
+        r0, b0, xb, task
+#else
+        writes
+#endif
+        );
+    continue;
+#endif
     uint even[BAND_ROWS], odd[BAND_ROWS], centre[BAND_ROWS];
     /* source row i of the block is y_top + i */
     const int y_top = y0 + yb - R;
@@ -315,8 +581,8 @@ gaussian_band (__global const uchar * src, int src_stride,
         if (yb + r < n) {
           const uint s_off = (uint) ((y0 + yb + r) * src_stride + xb);
           const uint d_off = (uint) ((y0 + yb + r) * dst_stride + xb);
-          band_hpass_px4 (vs, group, r, b0, src + s_off, dst + d_off, xb,
-              units, ALPHA, wf);
+          band_store_px4 (band_hpass_px4 (vs, group, r, b0, ALPHA, wf),
+              src + s_off, dst + d_off, xb, units, ALPHA);
         }
       }
     }

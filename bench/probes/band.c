@@ -144,11 +144,14 @@ main (int argc, char **argv)
             : (RADIUS * step + 3) / 4;
         for (int gi = 0; gi < ngroups; gi++) {
           int G = groups[gi];
-          if ((size_t) G * rows * 16 >= 48 * 1024)
+          /* GST_CL_DOT: 16-bit sums, half the local memory */
+          size_t lbytes = (size_t) G * rows * (strstr (v, "GST_CL_DOT") ? 8
+              : 16);
+          if (lbytes >= 48 * 1024)
             continue;
           int out_bytes = G * 4 - 2 * halo_items * 4;
           set_band_args (k, units, h, alpha, rows, wtm);
-          clSetKernelArg (k, 9, (size_t) G * rows * 16, NULL);
+          clSetKernelArg (k, 9, lbytes, NULL);
           Launch L = { k, {0, 0}, {G, 1}, 0, 2 };
           L.g[0] = (size_t) ((units + out_bytes - 1) / out_bytes) * G;
           L.g[1] = (h + rows - 1) / rows;

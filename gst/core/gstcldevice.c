@@ -268,6 +268,34 @@ create_queues (GstClDevice * self, GError ** error)
   return TRUE;
 }
 
+/* NVIDIA's OpenCL reports the compute capability (cl_nv_device_attribute_query)
+ * and compiles inline PTX; dp4a and dp2a came with 6.1.
+ * GST_CL_DOT_PRODUCTS=0 turns them off, =1 picks the portable form. */
+#define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
+#define CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
+static GstClDotProducts
+dot_products (cl_device_id device)
+{
+  const gchar *env = g_getenv ("GST_CL_DOT_PRODUCTS");
+  gchar *extensions;
+  cl_uint major = 0, minor = 0;
+
+  if (env && g_str_equal (env, "0"))
+    return GST_CL_DOT_NONE;
+  if (env && g_str_equal (env, "1"))
+    return GST_CL_DOT_PORTABLE;
+  extensions = device_string (device, CL_DEVICE_EXTENSIONS);
+  if (extensions && strstr (extensions, "cl_nv_device_attribute_query")) {
+    clGetDeviceInfo (device, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV,
+        sizeof (major), &major, NULL);
+    clGetDeviceInfo (device, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV,
+        sizeof (minor), &minor, NULL);
+  }
+  g_free (extensions);
+  return major > 6 || (major == 6 && minor >= 1) ? GST_CL_DOT_PTX
+      : GST_CL_DOT_NONE;
+}
+
 static GstClDevice *
 device_new (Candidate * c, GError ** error)
 {
@@ -335,15 +363,17 @@ device_new (Candidate * c, GError ** error)
     self->svm_frames = self->zero_copy && !(env && g_str_equal (env, "0"))
         && gst_cl_svm_fine_grain_supported (c->device);
   }
+  self->dot_products = dot_products (c->device);
   if (!create_queues (self, error)) {
     gst_object_unref (self);
     return NULL;
   }
   GST_INFO_OBJECT (self, "opened %u.%u \"%s\" (%s, %s), driver %s, "
-      "unified memory %d, images %d (%" G_GSIZE_FORMAT "x%" G_GSIZE_FORMAT ")",
-      c->pi, c->di, self->name, self->platform_name, type_name (c->type),
-      self->driver_version, self->host_unified, self->image_support,
-      self->image2d_max_width, self->image2d_max_height);
+      "unified memory %d, images %d (%" G_GSIZE_FORMAT "x%" G_GSIZE_FORMAT
+      "), dot products %d", c->pi, c->di, self->name, self->platform_name,
+      type_name (c->type), self->driver_version, self->host_unified,
+      self->image_support, self->image2d_max_width, self->image2d_max_height,
+      self->dot_products);
   return self;
 }
 

@@ -31,6 +31,25 @@ typedef enum
 G_DECLARE_FINAL_TYPE (GstClDevice, gst_cl_device, GST, CL_DEVICE, GstObject);
 
 /**
+ * GstClDotProducts:
+ * @GST_CL_DOT_NONE: none: kernels multiply and add
+ * @GST_CL_DOT_PORTABLE: the kernels' dot-product forms written out in
+ *   OpenCL C (slower than multiply-adds; GST_CL_DOT_PRODUCTS=1, so that the
+ *   test suites check those kernels on any device)
+ * @GST_CL_DOT_PTX: NVIDIA's dp4a, dp2a and prmt, in inline PTX (compute
+ *   capability 6.1 and later)
+ *
+ * How a kernel's integer dot products are built (the -DGST_CL_DOT value of
+ * kernels/gaussian_band.cl).
+ */
+typedef enum
+{
+  GST_CL_DOT_NONE = 0,
+  GST_CL_DOT_PORTABLE = 1,
+  GST_CL_DOT_PTX = 2,
+} GstClDotProducts;
+
+/**
  * GstClDevice:
  *
  * One OpenCL device with its context and the programs built for it. There is
@@ -67,6 +86,8 @@ struct _GstClDevice
   gboolean svm_frames;          /* zero-copy frames in fine-grained SVM, which
                                  * the CPU touches without map commands
                                  * (gstclsvm.h); GST_CL_SVM=0 turns it off */
+
+  GstClDotProducts dot_products; /* integer dot products a kernel may use */
 
   /*< private >*/
   GMutex lock;

@@ -73,9 +73,9 @@ enum
  * A band walks one block by default (the tuner's choice in 5 of 6 H100
  * cases with blocks of 8 rows). */
 static guint
-band_block_rows (guint step)
+band_block_rows (guint step, gboolean dot)
 {
-  return step == 4 ? 16 : 8;
+  return step == 4 ? (dot ? 12 : 16) : 8;
 }
 
 /* What a build of gaussian_band is for: its radius, pixel size, alpha (or
@@ -89,6 +89,7 @@ typedef struct
   gint alpha;
   guint16 weights[BAND_MAX_RADIUS + 1];
   guint group;
+  GstClDotProducts dot;         /* GST_CL_DOT_NONE: multiply-adds */
 } BandBuild;
 
 #define DEFAULT_RADIUS 0
@@ -365,6 +366,8 @@ band_defines (const BandBuild * b)
       b->step, b->alpha, b->group, b->weights[0]);
   for (i = 1; i <= b->radius; i++)
     g_string_append_printf (defines, ",%u", b->weights[i]);
+  if (b->dot != GST_CL_DOT_NONE)
+    g_string_append_printf (defines, " -DGST_CL_DOT=%d", b->dot);
   return g_string_free (defines, FALSE);
 }
 
@@ -477,17 +480,26 @@ band_group (gsize requested, guint radius, guint step)
 
 /* @b: the build of the band kernel for a blur of @radius with Q8
  * @weights (centre first) on pixels of @step bytes whose byte @alpha (-1:
- * none) is copied, in work-groups of @group */
+ * none) is copied, in work-groups of @group, on @device: in dot products
+ * where it has them, for 1- and 4-byte pixels and weights that fit a byte
+ * (all but the narrowest blurs; H100, radius 7: 1.1-1.2x,
+ * docs/performance.md) */
 static void
-band_build_init (BandBuild * b, guint radius, guint step, gint alpha,
-    const guint16 * weights, gsize group)
+band_build_init (BandBuild * b, GstClDevice * device, guint radius,
+    guint step, gint alpha, const guint16 * weights, gsize group)
 {
+  guint i;
+
   memset (b, 0, sizeof (*b));
   b->radius = radius;
   b->step = step;
   b->alpha = alpha;
   memcpy (b->weights, weights, (radius + 1) * sizeof (guint16));
   b->group = group;
+  b->dot = step == 1 || step == 4 ? device->dot_products : GST_CL_DOT_NONE;
+  for (i = 0; i <= radius; i++)
+    if (weights[i] > 255)
+      b->dot = GST_CL_DOT_NONE;
 }
 
 /* whether @a and @b are the same build (field by field: a struct's
@@ -496,7 +508,7 @@ static gboolean
 band_build_equal (const BandBuild * a, const BandBuild * b)
 {
   return a->radius == b->radius && a->step == b->step
-      && a->alpha == b->alpha && a->group == b->group
+      && a->alpha == b->alpha && a->group == b->group && a->dot == b->dot
       && memcmp (a->weights, b->weights, sizeof (a->weights)) == 0;
 }
 
@@ -557,7 +569,7 @@ launch_band (GstClGaussian * self, const GstClPlane * src,
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
   GstClDevice *device = gst_cl_base_filter_get_device (base);
   const cl_int r = self->radius_in_use;
-  const guint block_rows = band_block_rows (src->step);
+  guint block_rows;
   gsize group, halo_items, local_bytes;
   cl_int rows;
   cl_kernel k;
@@ -577,12 +589,16 @@ launch_band (GstClGaussian * self, const GstClPlane * src,
    * only their neighbours */
   halo_items = band_halo_items (r, src->step);
   group = band_group (l->group_auto ? 0 : l->local[0], r, src->step);
-  local_bytes = group * block_rows * 4 * sizeof (gfloat);
+  band_build_init (&build, device, r, src->step, src->alpha, self->weights,
+      group);
+  /* the block's sums: 4 floats a work-item and row, or 4 16-bit values */
+  block_rows = band_block_rows (src->step, build.dot != GST_CL_DOT_NONE);
+  local_bytes = group * block_rows * 4 * (build.dot != GST_CL_DOT_NONE ?
+      sizeof (guint16) : sizeof (gfloat));
   if (group > device->max_work_group_size
       || local_bytes > device->local_mem_size)
     return TRUE;
   /* the tuner times the kernel it asks for: built now, not meanwhile */
-  band_build_init (&build, r, src->step, src->alpha, self->weights, group);
   if (!(k = ensure_band_kernel (self, &build,
               gst_cl_base_filter_is_tuning (base))))
     return TRUE;
@@ -629,8 +645,8 @@ gst_cl_gaussian_configure (GstClBaseFilter * base, const GstVideoInfo * info,
     GST_OBJECT_UNLOCK (self);
     radius = gst_cl_gaussian_weights (radius, sigma, w);
     if (!q8_is_binomial (radius, w) && radius <= BAND_MAX_RADIUS) {
-      band_build_init (&build, radius, plane->step, plane->alpha, w,
-          band_group (gst_cl_base_filter_expected_group (base), radius,
+      band_build_init (&build, gst_cl_base_filter_get_device (base), radius,
+          plane->step, plane->alpha, w, band_group (gst_cl_base_filter_expected_group (base), radius,
               plane->step));
       ensure_band_kernel (self, &build, TRUE);
     }
