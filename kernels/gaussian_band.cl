@@ -24,7 +24,9 @@
  *   (sum + 32768) 2^-16 is the rounded byte (4-byte pixels: a plane per
  *   byte, and a task of 4 pixels of a row per work-item, band_hpass_px4);
  * - the HALO bytes at each end of the band only feed the horizontal pass
- *   of their neighbours, so bands overlap by 2 HALO bytes.
+ *   of their neighbours, so bands overlap by 2 HALO bytes;
+ * - with GST_CL_DOT (NVIDIA GPUs), both passes in integer dot products
+ *   instead, with 16-bit sums in local memory: band_block_dot.
  * Rows must start at 4-byte aligned addresses (the host checks). H100, 4K
  * and 8K GRAY8 and RGBA at radius 7: 3.8-4.7 times faster than the tile of
  * gaussian.cl (bench/probes/radius.c, bench/probes/band.c,

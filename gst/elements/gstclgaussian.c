@@ -69,7 +69,8 @@ enum
 
 /* The rows of a block of gaussian_band (BAND_ROWS of the kernel): 16 for
  * 4-byte pixels, 8 otherwise (H100, radius 7, bench/probes/band.c: 16 rows
- * took 8K RGBA from 0.205 to 0.193 ms, but 8K GRAY8 from 0.059 to 0.073).
+ * took 8K RGBA from 0.205 to 0.193 ms, but 8K GRAY8 from 0.059 to 0.073);
+ * in dot products 12 for 4-byte pixels (16 ran 2x slower there).
  * A band walks one block by default (the tuner's choice in 5 of 6 H100
  * cases with blocks of 8 rows). */
 static guint
