@@ -315,7 +315,9 @@ GST_END_TEST;
 
 /* The GPU band kernel of a radius (kernels/gaussian_band.cl, built per
  * radius and pixel size): radii 1 (a sigma, not the binomial) to 16, and
- * 17 beyond it (the tile); widths under one word, one band and several
+ * 17 beyond it (the tile); radius 3 of sigma 0.2, whose centre weight is
+ * 256, beyond a byte (the band kernel then multiplies and adds where it
+ * would take dot products); widths under one word, one band and several
  * bands (456 to 496 bytes of a default band write), heights inside one
  * block of 8 rows, across blocks and across bands of 16 rows; the
  * narrowest group a radius allows and bands of 3 and 64 rows; rows padded
@@ -327,7 +329,7 @@ GST_START_TEST (test_band)
     guint radius;
     gdouble sigma;
   } cases[] = {
-    {1, 0.7}, {2, 0}, {7, 0}, {9, 4.0}, {16, 6.0}, {17, 7.0},
+    {1, 0.7}, {2, 0}, {3, 0.2}, {7, 0}, {9, 4.0}, {16, 6.0}, {17, 7.0},
   };
   static const gchar *tunings[] = {
     "kernel-shape=tiles",
