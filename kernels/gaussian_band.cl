@@ -541,8 +541,7 @@ gaussian_band (__global const uchar * src, int src_stride,
         writes
 #endif
         );
-    continue;
-#endif
+#else
     uint even[BAND_ROWS], odd[BAND_ROWS], centre[BAND_ROWS];
     /* source row i of the block is y_top + i */
     const int y_top = y0 + yb - R;
@@ -607,5 +606,6 @@ gaussian_band (__global const uchar * src, int src_stride,
 #endif
     /* the next block overwrites the sums */
     barrier (CLK_LOCAL_MEM_FENCE);
+#endif /* BAND_DOT */
   }
 }
