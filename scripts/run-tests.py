@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING)
-"""run-tests.py [-C BUILDDIR] [--suite NAME] [-t MULT] [TEST...]
+"""run-tests.py [-C BUILDDIR] [--suite NAME] [-j N] [-t MULT] [TEST...]
 
 Runs the tests of a configured meson build folder as `meson test` would,
 without meson, from wherever the folder and the sources are now: on a
@@ -20,9 +20,12 @@ is prepended to), with these exceptions:
   values win.
 - MALLOC_PERTURB_ and the sanitizers' options get meson's defaults.
 
-A test is skipped, with the reason printed, when a program or Python module
-it needs is missing on this machine (SKIP_IF below); a test then is not run
-at all, never run and forgiven. Nothing is rebuilt: build first.
+Tests run N at a time (-j, default: the machine's cores, as meson does),
+the longest first (meson's priority), those marked is_parallel: false
+alone. A test that cannot run on this machine (a Python module, an element,
+a device it needs is missing) says so itself and exits 77, as meson
+expects: it is reported SKIP with its reason. Nothing is rebuilt: build
+first.
 
 Exit status: 0 when no test failed, 1 otherwise. Each test's output is in
 BUILDDIR/meson-logs/run-tests/NAME.txt; a failed test's last lines are
@@ -33,60 +36,12 @@ import json
 import os
 import random
 import re
-import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
-
-# Tests that need more than the build and GStreamer: what each needs and
-# why. The Python bindings of GStreamer (PyGObject) come from the
-# distribution and have no binary wheel, so they cannot be carried to a
-# machine that lacks them (the lent GPU machine has none).
-SKIP_IF = [
-    # (test name pattern, Python modules, programs, GStreamer elements)
-    (r'^opencv$', ['gi', 'numpy', 'cv2'], [], []),
-    (r'^example-python-', ['gi', 'numpy'], [], []),
-    # examples/launch/make-clip.sh reads scikit-image's photographs and
-    # writes MJPEG in AVI
-    (r'^example-launch-file-to-file$', ['skimage'], [], ['jpegenc', 'avimux']),
-]
-
-
-def python_has(module, python):
-    probe = ('import sys, importlib; importlib.import_module(sys.argv[1]); '
-             'sys.argv[1] != "gi" or __import__("gi").require_version("Gst", "1.0")')
-    return subprocess.run([python, '-c', probe, module], stdout=subprocess.DEVNULL,
-                          stderr=subprocess.DEVNULL).returncode == 0
-
-
-def gst_has(element, env):
-    inspect = shutil.which('gst-inspect-1.0', path=env.get('PATH'))
-    return inspect is not None and subprocess.run(
-        [inspect, '--exists', element], env=env, stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL).returncode == 0
-
-
-def skip_reason(test, cmd, env):
-    for pattern, modules, programs, elements in SKIP_IF:
-        if not re.search(pattern, test['name']):
-            continue
-        # a Python test's own interpreter, else the one examples/launch/ use
-        python = (cmd[0] if os.path.basename(cmd[0]).startswith('python')
-                  else env.get('CLF_PYTHON') or '/usr/bin/python3')
-        if modules and not os.path.exists(python):
-            return f'{python} does not exist on this machine'
-        missing = [m for m in modules if not python_has(m, python)]
-        if missing:
-            return f'{python} has no module {", ".join(missing)} on this machine'
-        missing = [p for p in programs if not shutil.which(p, path=env.get('PATH'))]
-        if missing:
-            return f'no {", ".join(missing)} on this machine'
-        missing = [e for e in elements if not gst_has(e, env)]
-        if missing:
-            return f'no GStreamer element {", ".join(missing)} on this machine'
-    return None
-
+from concurrent.futures import ThreadPoolExecutor
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[1],
@@ -94,6 +49,8 @@ def main():
     ap.add_argument('-C', dest='builddir', default='build')
     ap.add_argument('--suite', action='append', default=[],
                     help='only the tests of this suite (check, opencv, docs, examples)')
+    ap.add_argument('-j', '--jobs', type=int, default=os.cpu_count() or 1,
+                    help='tests run at a time (default: the cores)')
     ap.add_argument('-t', '--timeout-multiplier', type=float, default=1.0)
     ap.add_argument('--list', action='store_true')
     ap.add_argument('tests', nargs='*')
@@ -136,11 +93,11 @@ def main():
     logdir = os.path.join(build, 'meson-logs', 'run-tests')
     os.makedirs(logdir, exist_ok=True)
     caller = dict(os.environ)
-    results = {}
     width = max(len(t['name']) for t in tests) if tests else 0
-    for n, t in enumerate(tests, 1):
-        name = t['name']
-        cmd = [move(c) for c in t['cmd']]
+    lock = threading.Lock()
+    results = {}
+
+    def environment(t):
         env = dict(caller)
         for k, v in t['env'].items():
             v = move(v)
@@ -155,17 +112,13 @@ def main():
         env.setdefault('ASAN_OPTIONS', 'halt_on_error=1:abort_on_error=1:print_summary=1')
         env.setdefault('UBSAN_OPTIONS', 'halt_on_error=1:abort_on_error=1:print_summary=1:'
                        'print_stacktrace=1')
+        return env
+
+    def run(t):
+        name = t['name']
+        cmd = [move(c) for c in t['cmd']]
+        env = environment(t)
         log = os.path.join(logdir, name + '.txt')
-        head = f'{n:>2}/{len(tests)} {name:<{width}}'
-
-        reason = skip_reason(t, cmd, env)
-        if reason:
-            with open(log, 'w') as f:
-                f.write(f'SKIP: {reason}\n')
-            results[name] = 'SKIP'
-            print(f'{head} SKIP     (not run: {reason})', flush=True)
-            continue
-
         timeout = t['timeout'] * args.timeout_multiplier if t['timeout'] else None
         start = time.monotonic()
         with open(log, 'w') as f:
@@ -192,22 +145,34 @@ def main():
             status = 'OK'
         else:
             status = 'FAIL'
-        results[name] = status
         checks = re.findall(r'^\d+%: Checks: .*$', out, re.M)
         detail = f'  {checks[-1]}' if checks else ''
         if status == 'SKIP':
             lines = [l for l in out.splitlines() if not l.startswith(('command:', 'env:'))]
             detail = f'  ({lines[-1].strip()})' if lines else ''
-        print(f'{head} {status:<8} {took:7.1f}s{detail}', flush=True)
-        if status in ('FAIL', 'TIMEOUT'):
-            print(f'--- {log} (last lines) ---')
-            print('\n'.join(out.splitlines()[-60:]))
-            print('---', flush=True)
+        with lock:
+            results[name] = status
+            print(f'{len(results):>2}/{len(tests)} {name:<{width}} {status:<8} {took:7.1f}s{detail}',
+                  flush=True)
+            if status in ('FAIL', 'TIMEOUT'):
+                print(f'--- {log} (last lines) ---')
+                print('\n'.join(out.splitlines()[-60:]))
+                print('---', flush=True)
+
+    # meson's order: the highest priority first, then as defined
+    order = sorted(tests, key=lambda t: -t.get('priority', 0))
+    start = time.monotonic()
+    with ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
+        list(pool.map(run, [t for t in order if t.get('is_parallel', True)]))
+    for t in order:
+        if not t.get('is_parallel', True):
+            run(t)
 
     counts = {s: sum(1 for r in results.values() if r == s)
               for s in ('OK', 'FAIL', 'TIMEOUT', 'SKIP')}
     print(f'\nOk: {counts["OK"]}  Fail: {counts["FAIL"]}  Timeout: {counts["TIMEOUT"]}  '
-          f'Skipped: {counts["SKIP"]}   (logs in {logdir})')
+          f'Skipped: {counts["SKIP"]}   {time.monotonic() - start:.0f} s with {args.jobs} '
+          f'jobs   (logs in {logdir})')
     return 1 if counts['FAIL'] or counts['TIMEOUT'] else 0
 
 

@@ -11,13 +11,18 @@ Run by `meson test` as the test `opencv`.
 import itertools
 import sys
 
-import cv2
-import gi
-import numpy as np
-
-gi.require_version('Gst', '1.0')
-gi.require_version('GstVideo', '1.0')
-from gi.repository import Gst, GstVideo  # noqa: E402
+try:
+    import cv2
+    import gi
+    import numpy as np
+    gi.require_version('Gst', '1.0')
+    gi.require_version('GstVideo', '1.0')
+    from gi.repository import Gst, GstVideo
+except (ImportError, ValueError) as e:
+    # the Python bindings of GStreamer have no binary wheel: a machine
+    # without them (the lent GPU machine) skips, as meson expects (77)
+    print(f'SKIP: {sys.executable} lacks what this test needs ({e})', file=sys.stderr)
+    sys.exit(77)
 
 CHANNELS = {'GRAY8': 1, 'RGB': 3, 'RGBA': 4}
 

@@ -23,7 +23,7 @@ bad_new (const gchar * launch, const gchar * caps)
 {
   Bad b;
   gchar *name = g_strndup (launch, strcspn (launch, " "));
-  b.h = gst_harness_new_parse (launch);
+  b.h = test_harness_new (launch);
   b.e = gst_harness_find_element (b.h, name);
   b.bus = gst_bus_new ();
   gst_element_set_bus (b.e, b.bus);
@@ -221,6 +221,7 @@ badinput_suite (void)
 
   suite_add_tcase (s, tc);
   test_add_leak_check (tc);
+  test_holds_devices = TRUE;
   tcase_set_timeout (tc, 300);
   tcase_add_loop_test (tc, test_short_and_empty_buffers, 0, n);
   tcase_add_loop_test (tc, test_bad_video_meta, 0, n);

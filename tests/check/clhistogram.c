@@ -230,7 +230,7 @@ hist_new (const gchar * launch, const gchar * format, gint w, gint ht)
 {
   Hist hs;
   gchar *caps = test_caps_string (format, w, ht);
-  hs.h = gst_harness_new_parse (launch);
+  hs.h = test_harness_new (launch);
   hs.e = gst_harness_find_element (hs.h, "clhistogram");
   hs.bus = gst_bus_new ();
   gst_element_set_bus (hs.e, hs.bus);
@@ -1106,6 +1106,7 @@ clhistogram_suite (void)
   tcase_set_timeout (tc, 600);
   suite_add_tcase (s, tc);
   test_add_leak_check (tc);
+  test_holds_devices = TRUE;
   tcase_add_loop_test (tc, test_counts_and_statistics, 0,
       G_N_ELEMENTS (all_formats) - 1);
   tcase_add_test (tc, test_constant_frame);

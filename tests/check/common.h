@@ -41,6 +41,28 @@
 #define TEST_INLINE inline
 #endif
 
+/* What a run of a test program repeats from another run of the suite
+ * (CLFILTERS_TEST_REPEATS, set per run in tests/meson.build and by
+ * scripts/reliability.sh): a comma-separated list of areas, or "all". A
+ * test whose area is listed runs the documented subset of its matrix
+ * that still reaches every kernel and host code path of this run (each
+ * test says which subset, and why it suffices): the run that lists it
+ * not checks the whole matrix of the same code. */
+static G_GNUC_UNUSED gboolean
+test_repeats (const gchar * area)
+{
+  const gchar *env = g_getenv ("CLFILTERS_TEST_REPEATS");
+  gchar **areas;
+  gboolean found;
+  if (!env || !*env)
+    return FALSE;
+  areas = g_strsplit (env, ",", -1);
+  found = g_strv_contains ((const gchar * const *) areas, area) ||
+      g_strv_contains ((const gchar * const *) areas, "all");
+  g_strfreev (areas);
+  return found;
+}
+
 /* every format the filters accept */
 static const gchar *const all_formats[] = {
   "GRAY8", "RGB", "BGR", "RGBA", "BGRA", "ARGB", "ABGR", "RGBx", "BGRx",
@@ -458,12 +480,74 @@ test_compare (GstBuffer * inbuf, const GstVideoInfo * in_info,
   return bad;
 }
 
+/* Holding the device. An element opens its device (OpenCL context, queues,
+ * programs: about 0.1 s on POCL, built programs read from POCL's cache)
+ * when none of the process is open, and the device closes with its last
+ * user: each of the hundreds of harnesses of an element suite would open
+ * it anew, most of a small case's time. Suites that set
+ * test_holds_devices keep the device of a test's first harness (its
+ * gst.cl.device context) until the test ends, so that later harnesses find
+ * it open; test_leak_teardown() lets it go before it counts the objects
+ * left. A device reads GST_CL_ZERO_COPY when it opens: a test that changes
+ * it gets a new device at its next harness. */
+static gboolean test_holds_devices;
+static GstContext *test_held_device;
+static gchar *test_held_zero_copy;
+
+static void
+test_release_device (void)
+{
+  g_clear_pointer (&test_held_device, gst_context_unref);
+  g_clear_pointer (&test_held_zero_copy, g_free);
+}
+
+/* Holds the device of an element of @h once it has one. */
+static void
+test_hold_harness_device (GstHarness * h)
+{
+  GstIterator *it;
+  GValue v = G_VALUE_INIT;
+
+  if (!test_holds_devices || test_held_device)
+    return;
+  if (!GST_IS_BIN (h->element)) {
+    test_held_device = gst_element_get_context (h->element, "gst.cl.device");
+  } else {
+    it = gst_bin_iterate_recurse (GST_BIN (h->element));
+    while (!test_held_device && gst_iterator_next (it, &v) ==
+        GST_ITERATOR_OK) {
+      test_held_device = gst_element_get_context (g_value_get_object (&v),
+          "gst.cl.device");
+      g_value_reset (&v);
+    }
+    g_value_unset (&v);
+    gst_iterator_free (it);
+  }
+  if (test_held_device)
+    test_held_zero_copy = g_strdup (g_getenv ("GST_CL_ZERO_COPY"));
+}
+
+/* gst_harness_new_parse (@launch), on the held device unless
+ * GST_CL_ZERO_COPY changed since it opened. */
+static GstHarness *
+test_harness_new (const gchar * launch)
+{
+  GstHarness *h;
+  if (test_held_device && g_strcmp0 (test_held_zero_copy,
+          g_getenv ("GST_CL_ZERO_COPY")) != 0)
+    test_release_device ();
+  h = gst_harness_new_parse (launch);
+  test_hold_harness_device (h);
+  return h;
+}
+
 /* Pushes @f (a ref is taken) and pulls the output. */
 static GstBuffer *
 test_push_pull (GstHarness * h, TestFrame * f)
 {
   fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (f->buffer)),
       GST_FLOW_OK);
+  test_hold_harness_device (h);
   return gst_harness_pull (h);
 }
 
@@ -573,8 +657,10 @@ test_settled_live (long (*live) (const char *))
 static void
 test_leak_teardown (void)
 {
-  void *h = test_layer_handle ();
+  void *h;
   long (*live) (const char *);
+  test_release_device ();
+  h = test_layer_handle ();
   if (!h)
     return;
   live = (long (*)(const char *)) dlsym (h, "clfilters_layer_live");
