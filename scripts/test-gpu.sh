@@ -6,14 +6,16 @@
 # copied to and GStreamer or meson may be missing (the lent GPU machine, see
 # docs/reliability.md, "On a GPU machine"). Run from the project root:
 #
-#     scripts/test-gpu.sh                  # build/, every test
-#     scripts/test-gpu.sh lifecycle errors
+#     scripts/test-gpu.sh                  # build/, every test, one a core
+#     scripts/test-gpu.sh -j 4 lifecycle errors
 #
 # .gpu/env.sh (made by the GPU machine's prepare.sh: a GStreamer runtime and
 # the NVIDIA ICD in OCL_ICD_VENDORS) is sourced when GStreamer is not set up
 # yet. The tests run through scripts/run-tests.py, with the environment that
 # `meson test` gives them (tests/meson.build), moved to where the folders
-# are now. A machine without an OpenCL GPU fails here rather than skipping.
+# are now, as many at a time as the host has cores (-j). A test that cannot
+# run on this machine skips itself (exit 77) with its reason. A machine
+# without an OpenCL GPU fails here rather than skipping.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${GST_PLUGIN_SYSTEM_PATH_1_0:-}" ] && [ -f .gpu/env.sh ]; then

@@ -299,7 +299,10 @@ static const gint sizes[][2] = {
 };
 
 /* Every format, memory kind and size, all channels, 256 bins; bins 64 and 7
- * and each channel mode on one size; random and structured content. */
+ * and each channel mode on one size; random and structured content.
+ * Repeating "sizes", the full HD frame is left out: its layout and launch
+ * take the paths of 321x241 (partials added on the device, which only
+ * frames of many work-items need, are test_tuning's). */
 GST_START_TEST (test_counts_and_statistics)
 {
   const gchar *format = all_formats[__i__];
@@ -313,7 +316,10 @@ GST_START_TEST (test_counts_and_statistics)
     Hist hs = hist_new (launch, format, 1, 1);
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
       gint w = sizes[s][0], ht = sizes[s][1];
-      gchar *caps = test_caps_string (format, w, ht);
+      gchar *caps;
+      if (w >= 1920 && test_repeats ("sizes"))
+        continue;
+      caps = test_caps_string (format, w, ht);
       gst_harness_set_src_caps_str (hs.h, caps);
       gst_harness_set_sink_caps_str (hs.h, caps);
       g_free (caps);
