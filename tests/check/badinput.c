@@ -231,4 +231,4 @@ badinput_suite (void)
   return s;
 }
 
-TEST_MAIN (badinput);
+TEST_MAIN_ONE_PROCESS (badinput);

@@ -1162,4 +1162,4 @@ clgaussian_suite (void)
   return s;
 }
 
-TEST_MAIN (clgaussian);
+TEST_MAIN_ONE_PROCESS (clgaussian);

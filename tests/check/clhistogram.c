@@ -1133,4 +1133,4 @@ clhistogram_suite (void)
   return s;
 }
 
-TEST_MAIN (clhistogram);
+TEST_MAIN_ONE_PROCESS (clhistogram);

@@ -1036,4 +1036,4 @@ cllaplace_suite (void)
   return s;
 }
 
-TEST_MAIN (cllaplace);
+TEST_MAIN_ONE_PROCESS (cllaplace);

@@ -14,6 +14,7 @@
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <dlfcn.h>
@@ -43,7 +44,8 @@
 
 /* What a run of a test program repeats from another run of the suite
  * (CLFILTERS_TEST_REPEATS, set per run in tests/meson.build and by
- * scripts/reliability.sh): a comma-separated list of areas, or "all". A
+ * scripts/reliability.sh; CLFILTERS_TEST_REPEATS_GPU on a GPU): a
+ * comma-separated list of areas, or "all". A
  * test whose area is listed runs the documented subset of its matrix
  * that still reaches every kernel and host code path of this run (each
  * test says which subset, and why it suffices): the run that lists it
@@ -51,14 +53,18 @@
 static G_GNUC_UNUSED gboolean
 test_repeats (const gchar * area)
 {
-  const gchar *env = g_getenv ("CLFILTERS_TEST_REPEATS");
+  /* on a GPU (scripts/test-gpu.sh) a run repeats other runs than on POCL */
+  const gchar *env = g_getenv (g_strcmp0 (g_getenv ("CLFILTERS_TEST_ON_GPU"),
+          "1") == 0 ? "CLFILTERS_TEST_REPEATS_GPU" : "CLFILTERS_TEST_REPEATS");
   gchar **areas;
   gboolean found;
   if (!env || !*env)
     return FALSE;
   areas = g_strsplit (env, ",", -1);
+  /* "all": every matrix ("copying" is a path, and is named alone) */
   found = g_strv_contains ((const gchar * const *) areas, area) ||
-      g_strv_contains ((const gchar * const *) areas, "all");
+      (g_strv_contains ((const gchar * const *) areas, "all") &&
+      g_strcmp0 (area, "copying") != 0);
   g_strfreev (areas);
   return found;
 }
@@ -678,13 +684,56 @@ test_add_leak_check (TCase * tc)
   tcase_add_checked_fixture (tc, NULL, test_leak_teardown);
 }
 
-#define TEST_MAIN(name) \
+/* CLFILTERS_TEST_SHARD=k/n (tests/meson.build runs a long program in n
+ * parts, so that they spread over the cores): part k (0 to n-1) runs its
+ * share of the iterations of each loop test added with
+ * test_add_sharded_loop(), and part 0 also every test added with
+ * test_add_sharded(). The parts' checks add up to the whole program's. */
+static void
+test_shard (guint * k, guint * n)
+{
+  const gchar *env = g_getenv ("CLFILTERS_TEST_SHARD");
+  *k = 0;
+  *n = 1;
+  if (env && sscanf (env, "%u/%u", k, n) == 2 && *n > 0 && *k < *n)
+    return;
+  *k = 0;
+  *n = 1;
+}
+
+#define test_add_sharded(tc, f) G_STMT_START { \
+  guint k_, n_; \
+  test_shard (&k_, &n_); \
+  if (k_ == 0) \
+    tcase_add_test (tc, f); \
+} G_STMT_END
+
+#define test_add_sharded_loop(tc, f, s, e) G_STMT_START { \
+  guint k_, n_; \
+  test_shard (&k_, &n_); \
+  tcase_add_loop_test (tc, f, (s) + ((e) - (s)) * k_ / n_, \
+      (s) + ((e) - (s)) * (k_ + 1) / n_); \
+} G_STMT_END
+
+/* CLFILTERS_TEST_ONE_PROCESS=1 (scripts/test-gpu.sh) runs the cases of a
+ * program that allows it in one process (CK_FORK=no) instead of a process
+ * each: a GPU driver's start in each process (NVIDIA's: about a second,
+ * more with many processes at once) was most of a small case's time on the
+ * GPU machine. The programs that change what the ICD loader or POCL see
+ * (errors, chain's two devices) or keep state of their own between cases
+ * (tuning) need a process a case and use TEST_MAIN. */
+#define TEST_MAIN_FULL(name, one_process) \
 int \
 main (int argc, char **argv) \
 { \
   gint r = test_require_opencl (); \
   if (r != 0) \
     return r; \
+  if ((one_process) && g_strcmp0 (g_getenv ("CLFILTERS_TEST_ONE_PROCESS"), \
+          "1") == 0) \
+    g_setenv ("CK_FORK", "no", TRUE); \
   gst_check_init (&argc, &argv); \
   return gst_check_run_suite (name##_suite (), #name, __FILE__); \
 }
+#define TEST_MAIN(name) TEST_MAIN_FULL (name, FALSE)
+#define TEST_MAIN_ONE_PROCESS(name) TEST_MAIN_FULL (name, TRUE)

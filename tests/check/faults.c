@@ -125,9 +125,9 @@ faults_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 600);
-  tcase_add_test (tc, test_no_leak);
-  tcase_add_loop_test (tc, test_faults, 0, G_N_ELEMENTS (pipelines));
+  test_add_sharded (tc, test_no_leak);
+  test_add_sharded_loop (tc, test_faults, 0, G_N_ELEMENTS (pipelines));
   return s;
 }
 
-TEST_MAIN (faults);
+TEST_MAIN_ONE_PROCESS (faults);

@@ -290,4 +290,4 @@ lifecycle_suite (void)
   return s;
 }
 
-TEST_MAIN (lifecycle);
+TEST_MAIN_ONE_PROCESS (lifecycle);
