@@ -45,11 +45,11 @@
 /* What a run of a test program repeats from another run of the suite
  * (CLFILTERS_TEST_REPEATS, set per run in tests/meson.build and by
  * scripts/reliability.sh; CLFILTERS_TEST_REPEATS_GPU on a GPU): a
- * comma-separated list of areas, or "all". A
- * test whose area is listed runs the documented subset of its matrix
- * that still reaches every kernel and host code path of this run (each
- * test says which subset, and why it suffices): the run that lists it
- * not checks the whole matrix of the same code. */
+ * comma-separated list of areas, or "all". A test whose area is listed
+ * runs the documented subset of its matrix that still reaches every kernel
+ * and host code path of this run (each test says which subset, and why it
+ * suffices); a run that does not list the area checks the whole matrix of
+ * the same code. */
 static G_GNUC_UNUSED gboolean
 test_repeats (const gchar * area)
 {
@@ -693,12 +693,11 @@ static void
 test_shard (guint * k, guint * n)
 {
   const gchar *env = g_getenv ("CLFILTERS_TEST_SHARD");
-  *k = 0;
-  *n = 1;
-  if (env && sscanf (env, "%u/%u", k, n) == 2 && *n > 0 && *k < *n)
-    return;
-  *k = 0;
-  *n = 1;
+  guint part, parts;
+  gboolean valid = env && sscanf (env, "%u/%u", &part, &parts) == 2 &&
+      part < parts;
+  *k = valid ? part : 0;
+  *n = valid ? parts : 1;
 }
 
 #define test_add_sharded(tc, f) G_STMT_START { \
