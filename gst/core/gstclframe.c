@@ -8,6 +8,7 @@
 #include "gstclframe.h"
 #include "gstclbufferpool.h"
 #include "gstcllayout.h"
+#include "gstclupload.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_frame_debug);
 #define GST_CAT_DEFAULT gst_cl_frame_debug
@@ -46,13 +47,13 @@ gst_cl_frame_layout (const GstVideoInfo * info, GstBuffer * buf,
 }
 
 /* A device frame holding a copy of @inbuf (system memory, or the memory of
- * another device), made by the CPU into the frame's staging copy; the
- * upload then runs on the device's upload queue. */
+ * another device), made by the CPU into the frame's staging copy while its
+ * upload runs, piece by piece (gstclupload.c). */
 static GstBuffer *
 copy_in (GstClDevice * device, GstBufferPool ** pool,
     const GstVideoInfo * info, GstBuffer * inbuf, GError ** error)
 {
-  GstVideoFrame src, dst;
+  GstVideoFrame src;
   GstBuffer *out = NULL;
   gboolean ok;
 
@@ -78,21 +79,10 @@ copy_in (GstClDevice * device, GstBufferPool ** pool,
     gst_buffer_unref (out);
     return NULL;
   }
-  if (!gst_video_frame_map (&dst, info, out, GST_MAP_WRITE)) {
-    gst_video_frame_unmap (&src);
-    g_set_error (error, GST_CL_ERROR, GST_CL_ERROR_FAILED,
-        "could not map a device frame");
-    gst_buffer_unref (out);
-    return NULL;
-  }
-  ok = gst_video_frame_copy (&dst, &src);
-  gst_video_frame_unmap (&dst);
+  ok = gst_cl_upload_frame (out, info, &src, error);
   gst_video_frame_unmap (&src);
-  if (!ok) {
-    g_set_error (error, GST_CL_ERROR, GST_CL_ERROR_FAILED,
-        "could not copy the input frame");
+  if (!ok)
     gst_clear_buffer (&out);
-  }
   GST_LOG ("input copied into a device frame");
   return out;
 }
@@ -108,8 +98,8 @@ copy_in (GstClDevice * device, GstBufferPool ** pool,
  *
  * The input frame as memory of @device: @inbuf's own memory when it is a
  * frame of @device; else @inbuf's host memory read in place (zero-copy
- * devices); else a copy made by the CPU into a device frame's staging copy
- * (uploaded on the upload queue by its first device use).
+ * devices); else a copy made by the CPU into a device frame's staging
+ * copy, uploaded piece by piece as it is made (gstclupload.c).
  *
  * Returns: (transfer none): the memory, or NULL with @error set
  */

@@ -370,6 +370,67 @@ gst_cl_memory_start_upload (GstClMemory * mem, GError ** error)
   return ok;
 }
 
+/**
+ * gst_cl_memory_write_in_pieces:
+ * @pieces: byte ranges of the frame, in the order @fill writes them
+ * @fill: writes a piece into the host copy
+ *
+ * Replaces the frame's content, piece by piece, from the CPU (copying
+ * devices): each piece's upload starts as soon as @fill wrote it, so that
+ * the CPU writes the next piece while the bus carries this one. The first
+ * upload waits for the device's last use of the old content; the frame's
+ * last write is the last piece's upload.
+ */
+gboolean
+gst_cl_memory_write_in_pieces (GstClMemory * mem, const GstClPiece * pieces,
+    guint n_pieces, GstClPieceFill fill, gpointer user_data, GError ** error)
+{
+  cl_command_queue q = gst_cl_device_get_queue (mem->device,
+      GST_CL_QUEUE_UPLOAD);
+  GstClWaitList wl = { {0}, 0 };
+  cl_event e = NULL;
+  cl_int st = CL_SUCCESS;
+  gboolean ok;
+  guint i;
+
+  g_return_val_if_fail (!mem->device->zero_copy, FALSE);
+  g_mutex_lock (&mem->lock);
+  /* the CPU writes the host copy once no transfer uses it any more */
+  ok = ensure_staging (mem, error) && (!mem->staging_event ||
+      gst_cl_event_wait (mem->staging_event, error));
+  if (ok) {
+    gst_cl_wait_list_add (&wl, mem->write_event);
+    for (i = 0; i < GST_CL_N_QUEUES; i++)
+      gst_cl_wait_list_add (&wl, mem->use_events[i]);
+  }
+  for (i = 0; ok && i < n_pieces; i++) {
+    fill (mem->staging_ptr, i, user_data);
+    if (e)
+      clReleaseEvent (e);
+    e = NULL;
+    st = clEnqueueWriteBuffer (q, mem->buffer, CL_FALSE, pieces[i].offset,
+        pieces[i].size, mem->staging_ptr + pieces[i].offset, wl.n,
+        wl.n ? wl.events : NULL, &e);
+    gst_cl_wait_list_clear (&wl);
+    ok = st == CL_SUCCESS || gst_cl_fail (error, st,
+        "clEnqueueWriteBuffer (piece)");
+    clFlush (q);
+  }
+  gst_cl_wait_list_clear (&wl);
+  if (ok && e) {
+    replace_event (&mem->write_event, e);
+    mem->write_queue = GST_CL_QUEUE_UPLOAD;
+    replace_event (&mem->use_events[GST_CL_QUEUE_UPLOAD], e);
+    replace_event (&mem->staging_event, e);
+    mem->need_upload = FALSE;
+    mem->need_download = FALSE;
+  }
+  if (e)
+    clReleaseEvent (e);
+  g_mutex_unlock (&mem->lock);
+  return ok;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Device access                                                            */
 

@@ -120,6 +120,30 @@ gboolean gst_cl_memory_start_download (GstClMemory * mem, GError ** error);
 
 gboolean gst_cl_memory_start_upload (GstClMemory * mem, GError ** error);
 
+/**
+ * GstClPiece:
+ *
+ * @size bytes at @offset of a frame's memory.
+ */
+typedef struct
+{
+  gsize offset, size;
+} GstClPiece;
+
+/**
+ * GstClPieceFill:
+ * @staging: the frame's host copy, for the CPU to write
+ * @piece: the index of the piece to write now
+ *
+ * Writes one piece of a frame into its host copy.
+ */
+typedef void (*GstClPieceFill) (guint8 * staging, guint piece,
+    gpointer user_data);
+
+gboolean gst_cl_memory_write_in_pieces (GstClMemory * mem,
+    const GstClPiece * pieces, guint n_pieces, GstClPieceFill fill,
+    gpointer user_data, GError ** error);
+
 GstClMemory *gst_cl_buffer_get_memory (GstBuffer * buffer,
     GstClDevice * device);
 

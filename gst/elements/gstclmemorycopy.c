@@ -53,6 +53,7 @@
 #include "core/gstclbufferpool.h"
 #include "core/gstclcontext.h"
 #include "core/gstcllayout.h"
+#include "core/gstclupload.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_memory_copy_debug);
 #define GST_CAT_DEFAULT gst_cl_memory_copy_debug
@@ -281,13 +282,14 @@ failed:
 }
 
 /* clupload, input from elsewhere: the CPU copies it into the frame's
- * staging copy, whose upload starts at once. */
+ * staging copy, piece by piece, each piece's upload starting as soon as it
+ * is copied (gstclupload.c). */
 static GstFlowReturn
 gst_cl_memory_copy_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     GstBuffer * outbuf)
 {
   GstClMemoryCopyPrivate *priv = PRIV (trans);
-  GstVideoFrame src, dst;
+  GstVideoFrame src;
   GstClMemory *mem;
   GError *err = NULL;
   gboolean ok;
@@ -297,16 +299,9 @@ gst_cl_memory_copy_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   mem = gst_cl_buffer_get_memory (outbuf, priv->device);
   if (!mem || !gst_video_frame_map (&src, &priv->info, inbuf, GST_MAP_READ))
     goto map_failed;
-  if (!gst_video_frame_map (&dst, &priv->info, outbuf, GST_MAP_WRITE)) {
-    gst_video_frame_unmap (&src);
-    goto map_failed;
-  }
-  ok = gst_video_frame_copy (&dst, &src);
-  gst_video_frame_unmap (&dst);
+  ok = gst_cl_upload_frame (outbuf, &priv->info, &src, &err);
   gst_video_frame_unmap (&src);
-  if (!ok)
-    goto map_failed;
-  if (!gst_cl_memory_start_upload (mem, &err)) {
+  if (!ok) {
     GST_ELEMENT_ERROR (trans, RESOURCE, FAILED,
         ("OpenCL transfer failed on device \"%s\".", priv->device->name),
         ("%s", err->message));

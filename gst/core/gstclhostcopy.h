@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
+/* gstclhostcopy.h: copies of rows in host memory, spread over a few worker
+ * threads shared by every element of the process.
+ *
+ * One CPU thread copies about 10 GB/s; a bus to a GPU moves five times
+ * that. Frames that reach a device from memory it cannot read in place
+ * (a producer that ignores the proposed pool) are copied by several
+ * threads at once, so that the copy keeps pace with the transfer. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/**
+ * GstClRows:
+ *
+ * @rows rows of @row_bytes bytes, from @src (@src_stride bytes apart) to
+ * @dst (@dst_stride bytes apart).
+ */
+typedef struct
+{
+  guint8 *dst;
+  const guint8 *src;
+  gsize dst_stride, src_stride;
+  gsize row_bytes;
+  guint rows;
+} GstClRows;
+
+void gst_cl_host_copy_rows (const GstClRows * rows);
+
+guint gst_cl_host_copy_threads (void);
+
+G_END_DECLS

@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
+/* gstclupload.c: a frame in host memory copied into a device frame.
+ *
+ * A producer that ignores the pool an element proposes (appsrc with the
+ * application's buffers, imagefreeze, a tee, many decoders) hands over
+ * frames in pageable memory, which a GPU cannot read at the bus's speed:
+ * the driver's own path for it copies through a bounce buffer with one
+ * thread. Here the CPU copies the frame into the device frame's pinned
+ * host copy in pieces, each piece over the worker threads of
+ * gstclhostcopy, and each piece's upload starts as soon as it is copied,
+ * so that the copy of a piece overlaps the transfer of the one before
+ * (docs/design.md, "Input of any kind"). On devices that read host memory
+ * in place there is no transfer: the copy alone, over the same threads. */
+#include "gstclupload.h"
+#include "gstclframe.h"
+#include "gstclhostcopy.h"
+#include "gstcllayout.h"
+
+/* Pieces: enough that the last piece's transfer, which nothing overlaps,
+ * is short; few enough that each command's cost stays small. */
+#define MAX_PIECES 8
+#define MIN_PIECE (1024 * 1024)
+
+typedef struct
+{
+  GstClRows rows[MAX_PIECES + GST_VIDEO_MAX_PLANES];
+  guint n_rows;
+  GstClPiece pieces[MAX_PIECES + GST_VIDEO_MAX_PLANES];
+  guint first_rows[MAX_PIECES + GST_VIDEO_MAX_PLANES + 1];
+  guint n;
+} Plan;
+
+static void
+fill_piece (guint8 * staging, guint piece, gpointer user_data)
+{
+  Plan *plan = user_data;
+  guint i;
+
+  for (i = plan->first_rows[piece]; i < plan->first_rows[piece + 1]; i++) {
+    GstClRows rows = plan->rows[i];
+    rows.dst = staging + (gsize) rows.dst;
+    gst_cl_host_copy_rows (&rows);
+  }
+}
+
+/* Rows @first to @end of plane @p, the destination an offset into the
+ * device frame. */
+static void
+add_rows (Plan * plan, const GstVideoInfo * layout, const GstVideoFrame * src,
+    guint p, guint first, guint end)
+{
+  GstClRows *r = &plan->rows[plan->n_rows++];
+
+  r->dst_stride = layout->stride[p];
+  r->src_stride = GST_VIDEO_FRAME_PLANE_STRIDE (src, p);
+  r->dst = (guint8 *) (layout->offset[p] + first * r->dst_stride);
+  r->src = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (src, p) +
+      first * r->src_stride;
+  r->row_bytes = gst_cl_layout_row_bytes (layout, p);
+  r->rows = end - first;
+}
+
+/* the piece made of the rows added since the last one: the bytes from the
+ * first of their rows to the end of the last (planes may lie in any order:
+ * YV12) */
+static void
+close_piece (Plan * plan)
+{
+  gsize start = G_MAXSIZE, end = 0;
+  guint i;
+
+  for (i = plan->first_rows[plan->n]; i < plan->n_rows; i++) {
+    const GstClRows *r = &plan->rows[i];
+    start = MIN (start, (gsize) r->dst);
+    end = MAX (end, (gsize) r->dst + (r->rows - 1) * r->dst_stride +
+        r->row_bytes);
+  }
+  plan->pieces[plan->n].offset = start;
+  plan->pieces[plan->n].size = end - start;
+  plan->first_rows[++plan->n] = plan->n_rows;
+}
+
+/* A small frame is one piece (one transfer); a large one is pieces of
+ * whole rows of one plane each, about equal in bytes. */
+static void
+plan_pieces (const GstVideoInfo * layout, const GstVideoFrame * src,
+    Plan * plan)
+{
+  guint n_planes = GST_VIDEO_INFO_N_PLANES (layout), p, k;
+  gsize total = 0, bytes[GST_VIDEO_MAX_PLANES];
+  guint n_pieces;
+
+  for (p = 0; p < n_planes; p++) {
+    bytes[p] = gst_cl_layout_row_bytes (layout, p) *
+        gst_cl_layout_plane_rows (layout, p);
+    total += bytes[p];
+  }
+  n_pieces = CLAMP (total / MIN_PIECE, 1, MAX_PIECES);
+  plan->n = plan->n_rows = 0;
+  plan->first_rows[0] = 0;
+  for (p = 0; p < n_planes; p++) {
+    guint rows = gst_cl_layout_plane_rows (layout, p), first = 0;
+    guint parts = CLAMP ((guint) (n_pieces * bytes[p] / MAX (total, 1)), 1,
+        MAX (rows, 1));
+    for (k = 0; k < parts && rows > 0; k++) {
+      guint end = (guint) ((guint64) rows * (k + 1) / parts);
+      add_rows (plan, layout, src, p, first, end);
+      if (n_pieces > 1)
+        close_piece (plan);
+      first = end;
+    }
+  }
+  if (n_pieces == 1 && plan->n_rows > 0)
+    close_piece (plan);
+}
+
+/* zero-copy devices, and formats whose planes are not rows of samples */
+static gboolean
+copy_mapped (GstBuffer * dst, const GstVideoInfo * info,
+    const GstVideoFrame * src, GError ** error)
+{
+  GstVideoFrame out;
+  gboolean ok = TRUE;
+  guint p;
+
+  if (!gst_video_frame_map (&out, info, dst, GST_MAP_WRITE)) {
+    g_set_error (error, GST_CL_ERROR, GST_CL_ERROR_FAILED,
+        "could not map a device frame");
+    return FALSE;
+  }
+  if (GST_VIDEO_FORMAT_INFO_IS_TILED (info->finfo)) {
+    ok = gst_video_frame_copy (&out, src);
+  } else {
+    for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
+      GstClRows rows = {
+        GST_VIDEO_FRAME_PLANE_DATA (&out, p),
+        GST_VIDEO_FRAME_PLANE_DATA (src, p),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&out, p),
+        GST_VIDEO_FRAME_PLANE_STRIDE (src, p),
+        gst_cl_layout_row_bytes (info, p),
+        gst_cl_layout_plane_rows (info, p),
+      };
+      gst_cl_host_copy_rows (&rows);
+    }
+  }
+  gst_video_frame_unmap (&out);
+  if (!ok)
+    g_set_error (error, GST_CL_ERROR, GST_CL_ERROR_FAILED,
+        "could not copy the input frame");
+  return ok;
+}
+
+/**
+ * gst_cl_upload_frame:
+ * @dst: a buffer holding one device frame (a #GstClMemory)
+ * @info: the frame's format, as @src has it
+ * @src: the frame to copy, mapped for reading
+ *
+ * Copies @src into @dst, at @dst's own strides, and starts the transfer to
+ * the device (copying devices). Returns without waiting for it: the
+ * frame's next device use waits on the device.
+ */
+gboolean
+gst_cl_upload_frame (GstBuffer * dst, const GstVideoInfo * info,
+    const GstVideoFrame * src, GError ** error)
+{
+  GstClMemory *mem = gst_cl_buffer_get_memory (dst, NULL);
+  GstVideoInfo layout;
+  Plan plan;
+
+  if (!mem || mem->device->zero_copy ||
+      GST_VIDEO_FORMAT_INFO_IS_TILED (info->finfo))
+    return copy_mapped (dst, info, src, error);
+  gst_cl_frame_layout (info, dst, &layout);
+  plan_pieces (&layout, src, &plan);
+  return gst_cl_memory_write_in_pieces (mem, plan.pieces, plan.n,
+      fill_piece, &plan, error);
+}
