@@ -36,6 +36,59 @@ time_transfers (cl_command_queue qu, cl_command_queue qd, cl_mem dup,
   return (g_get_monotonic_time () - t0) / 1000.0 / n;
 }
 
+typedef struct
+{
+  guint8 *dst;
+  const guint8 *src;
+  gsize size;
+} Part;
+
+static gpointer
+copy_part (gpointer data)
+{
+  Part *p = data;
+  memcpy (p->dst, p->src, p->size);
+  return NULL;
+}
+
+/* ms to copy a frame from a ring of 4 (not in cache) into one of 2 frames
+ * (as a pinned staging ring), over @threads threads */
+static gdouble
+time_memcpy (gsize size, guint threads)
+{
+  guint8 *src[4], *dst[2];
+  GThread *t[64];
+  Part parts[64];
+  gint64 t0 = 0;
+  guint i, k, n = 24;
+
+  for (i = 0; i < 4; i++)
+    memset (src[i] = g_malloc (size), i + 1, size);
+  for (i = 0; i < 2; i++)
+    memset (dst[i] = g_malloc (size), 0, size);
+  for (k = 0; k < n + 4; k++) {
+    if (k == 4)
+      t0 = g_get_monotonic_time ();
+    for (i = 0; i < threads; i++) {
+      gsize a = size * i / threads, b = size * (i + 1) / threads;
+      parts[i].dst = dst[k % 2] + a;
+      parts[i].src = src[k % 4] + a;
+      parts[i].size = b - a;
+      t[i] = threads > 1 ? g_thread_new ("copy", copy_part, &parts[i]) : NULL;
+    }
+    if (threads == 1)
+      copy_part (&parts[0]);
+    for (i = 0; i < threads && threads > 1; i++)
+      g_thread_join (t[i]);
+  }
+  t0 = g_get_monotonic_time () - t0;
+  for (i = 0; i < 4; i++)
+    g_free (src[i]);
+  for (i = 0; i < 2; i++)
+    g_free (dst[i]);
+  return t0 / 1000.0 / n;
+}
+
 void
 bench_floors (const gchar * want, gsize size, BenchFloors * f)
 {
@@ -48,19 +101,10 @@ bench_floors (const gchar * want, gsize size, BenchFloors * f)
   cl_command_queue q1, q2;
   cl_mem pin1, pin2, d1, d2;
   void *h1, *h2;
-  guint8 *a = g_malloc (size), *b = g_malloc (size);
-  gint64 t0;
-  gint k, n = 20;
-
-  memset (a, 1, size);
-  memset (b, 2, size);
-  t0 = g_get_monotonic_time ();
-  for (k = 0; k < n; k++)
-    memcpy (k % 2 ? a : b, k % 2 ? b : a, size);
-  f->memcpy_ms = (g_get_monotonic_time () - t0) / 1000.0 / n;
+  f->threads = MIN (g_get_num_processors (), 8);
+  f->memcpy_ms = time_memcpy (size, 1);
+  f->memcpy_threads_ms = time_memcpy (size, f->threads);
   f->up = f->down = f->serial = f->overlapped = -1;
-  g_free (a);
-  g_free (b);
   clGetPlatformIDs (8, ps, &np);
   for (i = 0; i < np && !dev; i++)
     if (clGetDeviceIDs (ps[i], type, 1, &dev, NULL) != CL_SUCCESS)

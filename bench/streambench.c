@@ -283,8 +283,9 @@ main (int argc, char **argv)
   g_print ("# streambench: %s %dx%d (%.1f MB), %d frames a row, device "
       "\"%s\"\n", format, width, height, info.size / 1e6, total, device);
   g_print ("floors a frame: pinned both ways at once %.3f ms, upload %.3f ms, "
-      "download %.3f ms; host memcpy %.3f ms\n", fl.overlapped, fl.up,
-      fl.down, fl.memcpy_ms);
+      "download %.3f ms; host memcpy %.3f ms, over %u threads %.3f ms\n",
+      fl.overlapped, fl.up, fl.down, fl.memcpy_ms, fl.threads,
+      fl.memcpy_threads_ms);
   g_print ("| chain | producer |");
   for (i = 0; i < n_counts; i++)
     g_print (" %d |", counts[i]);

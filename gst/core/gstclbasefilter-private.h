@@ -26,6 +26,8 @@ typedef struct
 
   /* from start() to stop(), used by the streaming thread */
   GstClDevice *device;
+  guint queue_set;              /* the device's queues for the frames this
+                                 * element brings to it */
   cl_program program;
   gboolean set_up;
 
@@ -44,6 +46,8 @@ typedef struct
   GstClDecomposition frame_tuning;     /* for the frame being filtered: the
                                  * explicit properties over the tuned */
   gboolean tuning_run;          /* the frame is one of the tuner's */
+  guint frame_set;              /* the queues of the frame being filtered:
+                                 * its stream's (docs/design.md) */
   GstClInFlight in_flight;
   GstClProfile profile;
 } GstClBaseFilterPrivate;

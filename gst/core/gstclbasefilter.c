@@ -105,7 +105,8 @@ gst_cl_base_filter_get_device (GstClBaseFilter * self)
 cl_command_queue
 gst_cl_base_filter_get_queue (GstClBaseFilter * self)
 {
-  return gst_cl_device_get_queue (PRIV (self)->device, GST_CL_QUEUE_COMPUTE);
+  return gst_cl_device_get_queue (PRIV (self)->device,
+      GST_CL_QUEUE_OF_SET (PRIV (self)->frame_set, GST_CL_QUEUE_COMPUTE));
 }
 
 /**
@@ -294,6 +295,8 @@ gst_cl_base_filter_start (GstBaseTransform * trans)
       &err);
   if (!priv->device)
     goto no_device;
+  priv->queue_set = priv->frame_set =
+      gst_cl_device_next_queue_set (priv->device);
   GST_OBJECT_LOCK (self);
   g_free (priv->device_name);
   priv->device_name = g_strdup (priv->device->name);
@@ -523,6 +526,7 @@ run_frame (GstClBaseFilter * self, GstBuffer * inbuf, GstBuffer * outbuf)
   GstClMemory *in, *out = NULL;
   GstBuffer *imported = NULL;
   cl_command_queue q;
+  guint compute;
   cl_event done = NULL;
   gboolean profiling;
   GstClPlane src, dst;
@@ -539,12 +543,16 @@ run_frame (GstClBaseFilter * self, GstBuffer * inbuf, GstBuffer * outbuf)
   else
     priv->frame_tuning = priv->tuning;
   GST_OBJECT_UNLOCK (self);
-  q = gst_cl_device_get_queue (priv->device, GST_CL_QUEUE_COMPUTE);
-
-  if (!(in = gst_cl_frame_input (priv->device, &priv->import_pool,
-              &GST_VIDEO_FILTER (self)->in_info, inbuf, &in_layout, &imported,
-              &err)))
+  if (!(in = gst_cl_frame_input (priv->device, priv->queue_set,
+              &priv->import_pool, &GST_VIDEO_FILTER (self)->in_info, inbuf,
+              &in_layout, &imported, &err)))
     goto failed;
+  /* the stream follows the frame: a device frame's work stays on the
+   * queues that wrote it, so that neighbours need no wait between them */
+  priv->frame_set = in->write_event ? GST_CL_QUEUE_SET (in->write_queue) :
+      priv->queue_set;
+  compute = GST_CL_QUEUE_OF_SET (priv->frame_set, GST_CL_QUEUE_COMPUTE);
+  q = gst_cl_device_get_queue (priv->device, compute);
   if (outbuf) {
     out = gst_cl_buffer_get_memory (outbuf, priv->device);
     if (!out) {
@@ -557,12 +565,13 @@ run_frame (GstClBaseFilter * self, GstBuffer * inbuf, GstBuffer * outbuf)
   }
   /* after what wrote the input and what still uses the output, when that
    * ran on another queue (an upload); the compute queue is in order */
-  if (!gst_cl_memory_get_wait_list (in, GST_CL_QUEUE_COMPUTE, FALSE, &wl,
+  if (!gst_cl_memory_get_wait_list (in, compute, FALSE, &wl,
           &err) || (out && !gst_cl_memory_get_wait_list (out,
-              GST_CL_QUEUE_COMPUTE, TRUE, &wl, &err)))
+              compute, TRUE, &wl, &err)))
     goto failed;
-  if (profiling && in->write_event && in->write_queue == GST_CL_QUEUE_UPLOAD
-      && !priv->device->zero_copy) {
+  if (profiling && in->write_event &&
+      in->write_queue == GST_CL_QUEUE_OF_SET (priv->frame_set,
+          GST_CL_QUEUE_UPLOAD) && !priv->device->zero_copy) {
     prof.upload = in->write_event;
     clRetainEvent (prof.upload);
   }
@@ -595,9 +604,9 @@ run_frame (GstClBaseFilter * self, GstBuffer * inbuf, GstBuffer * outbuf)
     gst_cl_fail (&err, st, "clEnqueueMarkerWithWaitList");
     goto failed;
   }
-  gst_cl_memory_set_event (in, GST_CL_QUEUE_COMPUTE, done, FALSE);
+  gst_cl_memory_set_event (in, compute, done, FALSE);
   if (out) {
-    gst_cl_memory_set_event (out, GST_CL_QUEUE_COMPUTE, done, TRUE);
+    gst_cl_memory_set_event (out, compute, done, TRUE);
     /* system memory downstream: the download starts now, so that the
      * consumer's map finds the frame there or on its way */
     if (!priv->out_device && !gst_cl_memory_start_download (out, &err))
@@ -607,7 +616,7 @@ run_frame (GstClBaseFilter * self, GstBuffer * inbuf, GstBuffer * outbuf)
       clRetainEvent (prof.download);
     }
   }
-  gst_cl_device_flush (priv->device);
+  gst_cl_device_flush_set (priv->device, priv->frame_set);
   gst_cl_wait_list_clear (&wl);
 
   prof.pts = GST_BUFFER_PTS (inbuf);

@@ -199,8 +199,7 @@ gst_cl_base_filter_tune (GstClBaseFilter * self,
 {
   GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (self);
   GstClBaseFilterPrivate *priv = gst_cl_base_filter_get_private (self);
-  cl_command_queue q = gst_cl_device_get_queue (priv->device,
-      GST_CL_QUEUE_COMPUTE);
+  cl_command_queue q = gst_cl_base_filter_get_queue (self);
   GstClMemory *in = NULL, *out = NULL;
   GstClTunerReport report;
   GstClTuningMode mode;

@@ -9,6 +9,7 @@
 #include "gstclsvm.h"
 #include "gstclkernels.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_device_debug);
@@ -246,6 +247,20 @@ done:
   return found;
 }
 
+/* How many sets of queues the device's streams spread over:
+ * GST_CL_QUEUE_SETS, else 1 on CPU devices (POCL runs the kernels of
+ * every queue over the same threads) and QUEUE_SETS_GPU elsewhere. */
+#define QUEUE_SETS_GPU 1
+static guint
+queue_sets (GstClDevice * self)
+{
+  const gchar *env = g_getenv ("GST_CL_QUEUE_SETS");
+
+  if (env)
+    return CLAMP (atoi (env), 1, GST_CL_MAX_QUEUE_SETS);
+  return (self->type & CL_DEVICE_TYPE_CPU) ? 1 : QUEUE_SETS_GPU;
+}
+
 /* Separate upload and download queues on devices that copy frames, so
  * that both directions overlap the kernels. Zero-copy devices transfer
  * nothing: their second queue only maps frames for the CPU, so that a map
@@ -253,17 +268,24 @@ done:
 static gboolean
 create_queues (GstClDevice * self, GError ** error)
 {
-  guint i;
+  guint set, kind, i;
 
-  for (i = 0; i < GST_CL_N_QUEUES; i++) {
-    if (i == GST_CL_QUEUE_DOWNLOAD && self->zero_copy) {
-      self->queues[i] = self->queues[GST_CL_QUEUE_UPLOAD];
-      clRetainCommandQueue (self->queues[i]);
-      continue;
+  gboolean one = g_strcmp0 (g_getenv ("GST_CL_QUEUE_KINDS"), "1") == 0;
+
+  self->n_queue_sets = queue_sets (self);
+  for (set = 0; set < self->n_queue_sets; set++) {
+    for (kind = 0; kind < GST_CL_N_QUEUES; kind++) {
+      i = GST_CL_QUEUE_OF_SET (set, kind);
+      if ((kind == GST_CL_QUEUE_DOWNLOAD && self->zero_copy) ||
+          (kind > 0 && one)) {
+        self->queues[i] = self->queues[i - 1];
+        clRetainCommandQueue (self->queues[i]);
+        continue;
+      }
+      self->queues[i] = gst_cl_device_create_queue (self, error);
+      if (!self->queues[i])
+        return FALSE;
     }
-    self->queues[i] = gst_cl_device_create_queue (self, error);
-    if (!self->queues[i])
-      return FALSE;
   }
   return TRUE;
 }
@@ -624,34 +646,66 @@ gst_cl_device_create_queue (GstClDevice * device, GError ** error)
 
 /**
  * gst_cl_device_get_queue:
+ * @queue: a #GstClQueueKind (the device's first set), or
+ *   GST_CL_QUEUE_OF_SET()
  *
- * The device's own in-order queue of @kind, shared by every element on the
- * device (see #GstClQueueKind).
+ * The device's own in-order queue @queue, shared by the elements whose
+ * frames run on its set (see #GstClQueueKind).
  *
  * Returns: (transfer none): the queue
  */
 cl_command_queue
-gst_cl_device_get_queue (GstClDevice * device, GstClQueueKind kind)
+gst_cl_device_get_queue (GstClDevice * device, guint queue)
 {
-  return device->queues[kind];
+  return device->queues[queue];
+}
+
+/**
+ * gst_cl_device_next_queue_set:
+ *
+ * The set of queues for an element that starts a stream: the sets in turn.
+ */
+guint
+gst_cl_device_next_queue_set (GstClDevice * device)
+{
+  guint n = (guint) g_atomic_int_add (&device->next_queue_set, 1);
+  return n % device->n_queue_sets;
+}
+
+/**
+ * gst_cl_device_flush_set:
+ *
+ * Submits what was enqueued on the queues of @set. Needed after work that
+ * another queue waits for (OpenCL requires it for cross-queue events, and
+ * NVIDIA's driver holds commands until a flush).
+ */
+gboolean
+gst_cl_device_flush_set (GstClDevice * device, guint set)
+{
+  gboolean ok = TRUE;
+  guint kind, i;
+
+  for (kind = 0; kind < GST_CL_N_QUEUES; kind++) {
+    i = GST_CL_QUEUE_OF_SET (set, kind);
+    if (kind == 0 || device->queues[i] != device->queues[i - 1])
+      ok &= clFlush (device->queues[i]) == CL_SUCCESS;
+  }
+  return ok;
 }
 
 /**
  * gst_cl_device_flush:
  *
- * Submits what was enqueued on every queue of the device. Needed after
- * work that another queue waits for (OpenCL requires it for cross-queue
- * events, and NVIDIA's driver holds commands until a flush).
+ * Submits what was enqueued on every queue of the device.
  */
 gboolean
 gst_cl_device_flush (GstClDevice * device)
 {
   gboolean ok = TRUE;
-  guint i;
+  guint set;
 
-  for (i = 0; i < GST_CL_N_QUEUES; i++)
-    if (i == 0 || device->queues[i] != device->queues[i - 1])
-      ok &= clFlush (device->queues[i]) == CL_SUCCESS;
+  for (set = 0; set < device->n_queue_sets; set++)
+    ok &= gst_cl_device_flush_set (device, set);
   return ok;
 }
 
@@ -667,7 +721,9 @@ gst_cl_device_finish (GstClDevice * device, GError ** error)
   guint i;
   cl_int st;
 
-  for (i = 0; i < GST_CL_N_QUEUES; i++) {
+  for (i = 0; i < GST_CL_MAX_QUEUES; i++) {
+    if (!device->queues[i])
+      continue;
     st = clFinish (device->queues[i]);
     if (st != CL_SUCCESS)
       return gst_cl_fail (error, st, "clFinish");
@@ -734,7 +790,7 @@ gst_cl_device_finalize (GObject * object)
   guint i;
 
   GST_INFO_OBJECT (self, "closing \"%s\"", self->name);
-  for (i = 0; i < GST_CL_N_QUEUES; i++) {
+  for (i = 0; i < GST_CL_MAX_QUEUES; i++) {
     if (self->queues[i]) {
       clFinish (self->queues[i]);
       clReleaseCommandQueue (self->queues[i]);

@@ -27,6 +27,20 @@ typedef enum
   GST_CL_N_QUEUES,
 } GstClQueueKind;
 
+/* At most this many sets of the three queues on a device. */
+#define GST_CL_MAX_QUEUE_SETS 8
+#define GST_CL_MAX_QUEUES (GST_CL_MAX_QUEUE_SETS * GST_CL_N_QUEUES)
+
+/**
+ * GST_CL_QUEUE_OF_SET:
+ *
+ * The index of the queue of @kind in the set @set: what
+ * gst_cl_device_get_queue() and the memory's events take. The kinds
+ * themselves are the queues of set 0.
+ */
+#define GST_CL_QUEUE_OF_SET(set, kind) ((set) * GST_CL_N_QUEUES + (kind))
+#define GST_CL_QUEUE_SET(queue) ((queue) / GST_CL_N_QUEUES)
+
 #define GST_TYPE_CL_DEVICE (gst_cl_device_get_type ())
 G_DECLARE_FINAL_TYPE (GstClDevice, gst_cl_device, GST, CL_DEVICE, GstObject);
 
@@ -92,7 +106,10 @@ struct _GstClDevice
   /*< private >*/
   GMutex lock;
   GHashTable *programs;         /* "name|options" -> cl_program */
-  cl_command_queue queues[GST_CL_N_QUEUES];       /* in-order queues */
+  cl_command_queue queues[GST_CL_MAX_QUEUES];     /* in-order queues, by
+                                                 * set then kind */
+  guint n_queue_sets;
+  gint next_queue_set;
 };
 
 
@@ -114,9 +131,13 @@ cl_command_queue gst_cl_device_create_queue (GstClDevice * device,
     GError ** error);
 
 cl_command_queue gst_cl_device_get_queue (GstClDevice * device,
-    GstClQueueKind kind);
+    guint queue);
+
+guint gst_cl_device_next_queue_set (GstClDevice * device);
 
 gboolean gst_cl_device_flush (GstClDevice * device);
+
+gboolean gst_cl_device_flush_set (GstClDevice * device, guint set);
 
 gboolean gst_cl_device_finish (GstClDevice * device, GError ** error);
 

@@ -50,7 +50,7 @@ gst_cl_frame_layout (const GstVideoInfo * info, GstBuffer * buf,
  * another device), made by the CPU into the frame's staging copy while its
  * upload runs, piece by piece (gstclupload.c). */
 static GstBuffer *
-copy_in (GstClDevice * device, GstBufferPool ** pool,
+copy_in (GstClDevice * device, guint set, GstBufferPool ** pool,
     const GstVideoInfo * info, GstBuffer * inbuf, GError ** error)
 {
   GstVideoFrame src;
@@ -79,7 +79,7 @@ copy_in (GstClDevice * device, GstBufferPool ** pool,
     gst_buffer_unref (out);
     return NULL;
   }
-  ok = gst_cl_upload_frame (out, info, &src, error);
+  ok = gst_cl_upload_frame (out, set, info, &src, error);
   gst_video_frame_unmap (&src);
   if (!ok)
     gst_clear_buffer (&out);
@@ -89,6 +89,7 @@ copy_in (GstClDevice * device, GstBufferPool ** pool,
 
 /**
  * gst_cl_frame_input:
+ * @set: the set of queues that uploads a copy
  * @pool: (inout): device frames for copies, made on first need
  * @info: the caps of @inbuf
  * @inbuf: the input buffer, checked against @info
@@ -104,7 +105,7 @@ copy_in (GstClDevice * device, GstBufferPool ** pool,
  * Returns: (transfer none): the memory, or NULL with @error set
  */
 GstClMemory *
-gst_cl_frame_input (GstClDevice * device, GstBufferPool ** pool,
+gst_cl_frame_input (GstClDevice * device, guint set, GstBufferPool ** pool,
     const GstVideoInfo * info, GstBuffer * inbuf, GstVideoInfo * layout,
     GstBuffer ** imported, GError ** error)
 {
@@ -128,7 +129,7 @@ gst_cl_frame_input (GstClDevice * device, GstBufferPool ** pool,
   GST_DEBUG ("input %s: copied to the device",
       gst_cl_buffer_get_memory (inbuf, NULL) ? "on another device" :
       "in system memory");
-  *imported = copy_in (device, pool, info, inbuf, error);
+  *imported = copy_in (device, set, pool, info, inbuf, error);
   if (!*imported)
     return NULL;
   *layout = *info;

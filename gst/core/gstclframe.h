@@ -9,8 +9,8 @@ G_BEGIN_DECLS
 void gst_cl_frame_layout (const GstVideoInfo * info, GstBuffer * buf,
     GstVideoInfo * out);
 
-GstClMemory *gst_cl_frame_input (GstClDevice * device, GstBufferPool ** pool,
-    const GstVideoInfo * info, GstBuffer * inbuf, GstVideoInfo * layout,
+GstClMemory *gst_cl_frame_input (GstClDevice * device, guint set,
+    GstBufferPool ** pool, const GstVideoInfo * info, GstBuffer * inbuf, GstVideoInfo * layout,
     GstBuffer ** imported, GError ** error);
 
 gboolean gst_cl_frame_copy_planes (cl_command_queue q, GstClMemory * in,

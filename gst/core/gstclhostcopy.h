@@ -29,6 +29,15 @@ typedef struct
 
 void gst_cl_host_copy_rows (const GstClRows * rows);
 
+typedef struct _GstClHostCopy GstClHostCopy;
+
+GstClHostCopy *gst_cl_host_copy_start (const GstClRows * rows,
+    const guint * piece_rows, guint n_pieces);
+
+void gst_cl_host_copy_wait_piece (GstClHostCopy * copy, guint piece);
+
+void gst_cl_host_copy_finish (GstClHostCopy * copy);
+
 guint gst_cl_host_copy_threads (void);
 
 G_END_DECLS

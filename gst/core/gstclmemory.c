@@ -214,14 +214,14 @@ gst_cl_memory_free (GstAllocator * allocator, GstMemory * memory)
 
   if (m->wrapped || m->svm) {
     /* the device may still use the host memory: it lives until then */
-    for (i = 0; i < GST_CL_N_QUEUES; i++)
+    for (i = 0; i < GST_CL_MAX_QUEUES; i++)
       if (m->use_events[i])
         gst_cl_event_wait (m->use_events[i], NULL);
     if (m->write_event)
       gst_cl_event_wait (m->write_event, NULL);
   }
   replace_event (&m->write_event, NULL);
-  for (i = 0; i < GST_CL_N_QUEUES; i++)
+  for (i = 0; i < GST_CL_MAX_QUEUES; i++)
     replace_event (&m->use_events[i], NULL);
   replace_event (&m->staging_event, NULL);
   if (m->map_ptr)
@@ -272,12 +272,13 @@ ensure_staging (GstClMemory * m, GError ** error)
   return TRUE;
 }
 
-/* staging -> device, on the upload queue; called with the lock held */
+/* staging -> device, on the upload queue of @set; called with the lock
+ * held */
 static gboolean
-upload (GstClMemory * m, GError ** error)
+upload (GstClMemory * m, guint set, GError ** error)
 {
-  cl_command_queue q = gst_cl_device_get_queue (m->device,
-      GST_CL_QUEUE_UPLOAD);
+  guint queue = GST_CL_QUEUE_OF_SET (set, GST_CL_QUEUE_UPLOAD);
+  cl_command_queue q = gst_cl_device_get_queue (m->device, queue);
   GstClWaitList wl = { {0}, 0 };
   cl_event e = NULL;
   cl_int st;
@@ -285,7 +286,7 @@ upload (GstClMemory * m, GError ** error)
 
   /* after the device's last use of the old content */
   gst_cl_wait_list_add (&wl, m->write_event);
-  for (i = 0; i < GST_CL_N_QUEUES; i++)
+  for (i = 0; i < GST_CL_MAX_QUEUES; i++)
     gst_cl_wait_list_add (&wl, m->use_events[i]);
   gst_cl_wait_list_add (&wl, m->staging_event);
   st = clEnqueueWriteBuffer (q, m->buffer, CL_FALSE, 0,
@@ -295,8 +296,8 @@ upload (GstClMemory * m, GError ** error)
   if (st != CL_SUCCESS)
     return gst_cl_fail (error, st, "clEnqueueWriteBuffer (upload)");
   replace_event (&m->write_event, e);
-  m->write_queue = GST_CL_QUEUE_UPLOAD;
-  replace_event (&m->use_events[GST_CL_QUEUE_UPLOAD], e);
+  m->write_queue = queue;
+  replace_event (&m->use_events[queue], e);
   replace_event (&m->staging_event, e);
   clReleaseEvent (e);
   clFlush (q);
@@ -305,12 +306,20 @@ upload (GstClMemory * m, GError ** error)
   return TRUE;
 }
 
-/* device -> staging, on the download queue; called with the lock held */
+/* the queue of @kind in the set of the frame's last write: its stream */
+static guint
+queue_of_writer (GstClMemory * m, GstClQueueKind kind)
+{
+  return GST_CL_QUEUE_OF_SET (GST_CL_QUEUE_SET (m->write_queue), kind);
+}
+
+/* device -> staging, on the download queue of the set that wrote the frame;
+ * called with the lock held */
 static gboolean
 download (GstClMemory * m, GError ** error)
 {
-  cl_command_queue q = gst_cl_device_get_queue (m->device,
-      GST_CL_QUEUE_DOWNLOAD);
+  guint queue = queue_of_writer (m, GST_CL_QUEUE_DOWNLOAD);
+  cl_command_queue q = gst_cl_device_get_queue (m->device, queue);
   GstClWaitList wl = { {0}, 0 };
   cl_event e = NULL;
   cl_int st;
@@ -325,7 +334,7 @@ download (GstClMemory * m, GError ** error)
   gst_cl_wait_list_clear (&wl);
   if (st != CL_SUCCESS)
     return gst_cl_fail (error, st, "clEnqueueReadBuffer (download)");
-  replace_event (&m->use_events[GST_CL_QUEUE_DOWNLOAD], e);
+  replace_event (&m->use_events[queue], e);
   replace_event (&m->staging_event, e);
   clReleaseEvent (e);
   clFlush (q);
@@ -365,13 +374,14 @@ gst_cl_memory_start_upload (GstClMemory * mem, GError ** error)
 
   g_mutex_lock (&mem->lock);
   if (mem->need_upload)
-    ok = upload (mem, error);
+    ok = upload (mem, GST_CL_QUEUE_SET (mem->write_queue), error);
   g_mutex_unlock (&mem->lock);
   return ok;
 }
 
 /**
  * gst_cl_memory_write_in_pieces:
+ * @set: the set of queues whose upload queue carries the pieces
  * @pieces: byte ranges of the frame, in the order @fill writes them
  * @fill: writes a piece into the host copy
  *
@@ -382,11 +392,12 @@ gst_cl_memory_start_upload (GstClMemory * mem, GError ** error)
  * last write is the last piece's upload.
  */
 gboolean
-gst_cl_memory_write_in_pieces (GstClMemory * mem, const GstClPiece * pieces,
-    guint n_pieces, GstClPieceFill fill, gpointer user_data, GError ** error)
+gst_cl_memory_write_in_pieces (GstClMemory * mem, guint set,
+    const GstClPiece * pieces, guint n_pieces, GstClPieceFill fill,
+    gpointer user_data, GError ** error)
 {
-  cl_command_queue q = gst_cl_device_get_queue (mem->device,
-      GST_CL_QUEUE_UPLOAD);
+  guint queue = GST_CL_QUEUE_OF_SET (set, GST_CL_QUEUE_UPLOAD);
+  cl_command_queue q = gst_cl_device_get_queue (mem->device, queue);
   GstClWaitList wl = { {0}, 0 };
   cl_event e = NULL;
   cl_int st = CL_SUCCESS;
@@ -400,7 +411,7 @@ gst_cl_memory_write_in_pieces (GstClMemory * mem, const GstClPiece * pieces,
       gst_cl_event_wait (mem->staging_event, error));
   if (ok) {
     gst_cl_wait_list_add (&wl, mem->write_event);
-    for (i = 0; i < GST_CL_N_QUEUES; i++)
+    for (i = 0; i < GST_CL_MAX_QUEUES; i++)
       gst_cl_wait_list_add (&wl, mem->use_events[i]);
   }
   for (i = 0; ok && i < n_pieces; i++) {
@@ -419,8 +430,8 @@ gst_cl_memory_write_in_pieces (GstClMemory * mem, const GstClPiece * pieces,
   gst_cl_wait_list_clear (&wl);
   if (ok && e) {
     replace_event (&mem->write_event, e);
-    mem->write_queue = GST_CL_QUEUE_UPLOAD;
-    replace_event (&mem->use_events[GST_CL_QUEUE_UPLOAD], e);
+    mem->write_queue = queue;
+    replace_event (&mem->use_events[queue], e);
     replace_event (&mem->staging_event, e);
     mem->need_upload = FALSE;
     mem->need_download = FALSE;
@@ -444,7 +455,7 @@ gst_cl_memory_write_in_pieces (GstClMemory * mem, const GstClPiece * pieces,
  * those on @queue itself (in order already). Uploads a CPU write first.
  */
 gboolean
-gst_cl_memory_get_wait_list (GstClMemory * mem, GstClQueueKind queue,
+gst_cl_memory_get_wait_list (GstClMemory * mem, guint queue,
     gboolean write, GstClWaitList * list, GError ** error)
 {
   cl_command_queue q = gst_cl_device_get_queue (mem->device, queue);
@@ -453,12 +464,12 @@ gst_cl_memory_get_wait_list (GstClMemory * mem, GstClQueueKind queue,
 
   g_mutex_lock (&mem->lock);
   if (mem->need_upload)
-    ok = upload (mem, error);
+    ok = upload (mem, GST_CL_QUEUE_SET (queue), error);
   if (ok && mem->write_event &&
       gst_cl_device_get_queue (mem->device, mem->write_queue) != q)
     gst_cl_wait_list_add (list, mem->write_event);
   if (ok && write) {
-    for (i = 0; i < GST_CL_N_QUEUES; i++)
+    for (i = 0; i < GST_CL_MAX_QUEUES; i++)
       if (gst_cl_device_get_queue (mem->device, i) != q)
         gst_cl_wait_list_add (list, mem->use_events[i]);
   }
@@ -474,7 +485,7 @@ gst_cl_memory_get_wait_list (GstClMemory * mem, GstClQueueKind queue,
  * Records @event as the last use of @mem on @queue (and as its last write).
  */
 void
-gst_cl_memory_set_event (GstClMemory * mem, GstClQueueKind queue,
+gst_cl_memory_set_event (GstClMemory * mem, guint queue,
     cl_event event, gboolean wrote)
 {
   g_mutex_lock (&mem->lock);
@@ -518,7 +529,7 @@ static gpointer
 map_cpu (GstClMemory * m, GstMapFlags flags, GError ** error)
 {
   cl_command_queue q = gst_cl_device_get_queue (m->device,
-      GST_CL_QUEUE_DOWNLOAD);
+      queue_of_writer (m, GST_CL_QUEUE_DOWNLOAD));
   GstClWaitList wl = { {0}, 0 };
   cl_event wait;
   cl_int st;
@@ -530,7 +541,7 @@ map_cpu (GstClMemory * m, GstMapFlags flags, GError ** error)
      * status query */
     gst_cl_wait_list_add (&wl, m->write_event);
     if (flags & GST_MAP_WRITE)
-      for (i = 0; i < GST_CL_N_QUEUES; i++)
+      for (i = 0; i < GST_CL_MAX_QUEUES; i++)
         gst_cl_wait_list_add (&wl, m->use_events[i]);
     st = wl.n ? clWaitForEvents (wl.n, wl.events) : CL_SUCCESS;
     gst_cl_wait_list_clear (&wl);
@@ -546,7 +557,7 @@ map_cpu (GstClMemory * m, GstMapFlags flags, GError ** error)
        * map itself copies nothing where the device shares host memory */
       gst_cl_wait_list_add (&wl, m->write_event);
       if (flags & GST_MAP_WRITE)
-        for (i = 0; i < GST_CL_N_QUEUES; i++)
+        for (i = 0; i < GST_CL_MAX_QUEUES; i++)
           gst_cl_wait_list_add (&wl, m->use_events[i]);
       m->map_ptr = clEnqueueMapBuffer (q, m->buffer, CL_TRUE,
           CL_MAP_READ | CL_MAP_WRITE, 0, GST_MEMORY_CAST (m)->maxsize, wl.n,
@@ -581,7 +592,8 @@ gst_cl_memory_map_full (GstMemory * memory, GstMapInfo * info, gsize maxsize)
 
   g_mutex_lock (&m->lock);
   if (info->flags & GST_MAP_CL) {
-    if (m->need_upload && !upload (m, &err))
+    if (m->need_upload && !upload (m, GST_CL_QUEUE_SET (m->write_queue),
+            &err))
       p = NULL;
     else
       p = &m->buffer;
@@ -624,18 +636,18 @@ gst_cl_memory_unmap_full (GstMemory * memory, GstMapInfo * info)
        * the memory before were waited for by the map */
       if (m->cpu_wrote) {
         replace_event (&m->write_event, NULL);
-        for (i = 0; i < GST_CL_N_QUEUES; i++)
+        for (i = 0; i < GST_CL_MAX_QUEUES; i++)
           replace_event (&m->use_events[i], NULL);
       }
     } else if (m->device->zero_copy) {
-      cl_command_queue q = gst_cl_device_get_queue (m->device,
-          GST_CL_QUEUE_DOWNLOAD);
+      guint queue = queue_of_writer (m, GST_CL_QUEUE_DOWNLOAD);
+      cl_command_queue q = gst_cl_device_get_queue (m->device, queue);
       if (clEnqueueUnmapMemObject (q, m->buffer, m->map_ptr, 0, NULL,
               &e) == CL_SUCCESS) {
-        replace_event (&m->use_events[GST_CL_QUEUE_DOWNLOAD], e);
+        replace_event (&m->use_events[queue], e);
         if (m->cpu_wrote) {
           replace_event (&m->write_event, e);
-          m->write_queue = GST_CL_QUEUE_DOWNLOAD;
+          m->write_queue = queue;
         }
         clReleaseEvent (e);
         clFlush (q);

@@ -48,7 +48,7 @@ G_BEGIN_DECLS
 #define GST_MAP_CL ((GstMapFlags) (GST_MAP_FLAG_LAST << 1))
 
 /* At most this many events in one wait list of the core. */
-#define GST_CL_MAX_WAIT 16
+#define GST_CL_MAX_WAIT 32
 
 /**
  * GstClWaitList:
@@ -86,9 +86,9 @@ struct _GstClMemory
   gboolean need_upload;         /* the staging copy is newer */
   gboolean need_download;       /* the device copy is newer */
   cl_event write_event;         /* last command that wrote @buffer */
-  GstClQueueKind write_queue;   /* the queue it ran on */
-  cl_event use_events[GST_CL_N_QUEUES];  /* last command per queue that
-                                         * read or wrote @buffer */
+  guint write_queue;            /* the queue it ran on (GST_CL_QUEUE_OF_SET) */
+  cl_event use_events[GST_CL_MAX_QUEUES];        /* last command per queue
+                                                 * that read or wrote @buffer */
   cl_mem staging;               /* pinned host copy (copying devices) */
   guint8 *staging_ptr;
   cl_event staging_event;       /* last transfer that read or wrote it */
@@ -109,11 +109,10 @@ GstClMemory *gst_cl_memory_new (GstClDevice * device,
 GstClMemory *gst_cl_memory_wrap (GstClDevice * device, GstBuffer * buffer,
     const GstVideoInfo * info, GError ** error);
 
-gboolean gst_cl_memory_get_wait_list (GstClMemory * mem,
-    GstClQueueKind queue, gboolean write, GstClWaitList * list,
-    GError ** error);
+gboolean gst_cl_memory_get_wait_list (GstClMemory * mem, guint queue,
+    gboolean write, GstClWaitList * list, GError ** error);
 
-void gst_cl_memory_set_event (GstClMemory * mem, GstClQueueKind queue,
+void gst_cl_memory_set_event (GstClMemory * mem, guint queue,
     cl_event event, gboolean wrote);
 
 gboolean gst_cl_memory_start_download (GstClMemory * mem, GError ** error);
@@ -140,7 +139,7 @@ typedef struct
 typedef void (*GstClPieceFill) (guint8 * staging, guint piece,
     gpointer user_data);
 
-gboolean gst_cl_memory_write_in_pieces (GstClMemory * mem,
+gboolean gst_cl_memory_write_in_pieces (GstClMemory * mem, guint set,
     const GstClPiece * pieces, guint n_pieces, GstClPieceFill fill,
     gpointer user_data, GError ** error);
 

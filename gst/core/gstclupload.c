@@ -7,7 +7,8 @@
  * the driver's own path for it copies through a bounce buffer with one
  * thread. Here the CPU copies the frame into the device frame's pinned
  * host copy in pieces, each piece over the worker threads of
- * gstclhostcopy, and each piece's upload starts as soon as it is copied,
+ * gstclhostcopy (each thread woken once a frame), and each piece's
+ * upload starts as soon as it is copied,
  * so that the copy of a piece overlaps the transfer of the one before
  * (docs/design.md, "Input of any kind"). On devices that read host memory
  * in place there is no transfer: the copy alone, over the same threads. */
@@ -16,10 +17,27 @@
 #include "gstclhostcopy.h"
 #include "gstcllayout.h"
 
+#include <stdlib.h>
+
 /* Pieces: enough that the last piece's transfer, which nothing overlaps,
  * is short; few enough that each command's cost stays small. */
-#define MAX_PIECES 8
+#define MAX_PIECES 32
 #define MIN_PIECE (1024 * 1024)
+#define DEFAULT_PIECES 8
+
+/* GST_CL_UPLOAD_PIECES: at most this many pieces a frame */
+static guint
+max_pieces (void)
+{
+  static gsize value = 0;
+
+  if (g_once_init_enter (&value)) {
+    const gchar *env = g_getenv ("GST_CL_UPLOAD_PIECES");
+    g_once_init_leave (&value, env ? CLAMP (atoi (env), 1, MAX_PIECES) :
+        DEFAULT_PIECES);
+  }
+  return value;
+}
 
 typedef struct
 {
@@ -28,19 +46,24 @@ typedef struct
   GstClPiece pieces[MAX_PIECES + GST_VIDEO_MAX_PLANES];
   guint first_rows[MAX_PIECES + GST_VIDEO_MAX_PLANES + 1];
   guint n;
+  GstClHostCopy *copy;
 } Plan;
 
+/* The first piece starts the copy of all of them into @staging; each
+ * call returns once its piece is there. */
 static void
 fill_piece (guint8 * staging, guint piece, gpointer user_data)
 {
   Plan *plan = user_data;
   guint i;
 
-  for (i = plan->first_rows[piece]; i < plan->first_rows[piece + 1]; i++) {
-    GstClRows rows = plan->rows[i];
-    rows.dst = staging + (gsize) rows.dst;
-    gst_cl_host_copy_rows (&rows);
+  if (piece == 0) {
+    for (i = 0; i < plan->n_rows; i++)
+      plan->rows[i].dst = staging + (gsize) plan->rows[i].dst;
+    plan->copy = gst_cl_host_copy_start (plan->rows, plan->first_rows,
+        plan->n);
   }
+  gst_cl_host_copy_wait_piece (plan->copy, piece);
 }
 
 /* Rows @first to @end of plane @p, the destination an offset into the
@@ -95,7 +118,7 @@ plan_pieces (const GstVideoInfo * layout, const GstVideoFrame * src,
         gst_cl_layout_plane_rows (layout, p);
     total += bytes[p];
   }
-  n_pieces = CLAMP (total / MIN_PIECE, 1, MAX_PIECES);
+  n_pieces = CLAMP (total / MIN_PIECE, 1, max_pieces ());
   plan->n = plan->n_rows = 0;
   plan->first_rows[0] = 0;
   for (p = 0; p < n_planes; p++) {
@@ -153,6 +176,7 @@ copy_mapped (GstBuffer * dst, const GstVideoInfo * info,
 /**
  * gst_cl_upload_frame:
  * @dst: a buffer holding one device frame (a #GstClMemory)
+ * @set: the set of queues whose upload queue carries it
  * @info: the frame's format, as @src has it
  * @src: the frame to copy, mapped for reading
  *
@@ -161,18 +185,24 @@ copy_mapped (GstBuffer * dst, const GstVideoInfo * info,
  * frame's next device use waits on the device.
  */
 gboolean
-gst_cl_upload_frame (GstBuffer * dst, const GstVideoInfo * info,
+gst_cl_upload_frame (GstBuffer * dst, guint set, const GstVideoInfo * info,
     const GstVideoFrame * src, GError ** error)
 {
   GstClMemory *mem = gst_cl_buffer_get_memory (dst, NULL);
   GstVideoInfo layout;
   Plan plan;
+  gboolean ok;
 
   if (!mem || mem->device->zero_copy ||
       GST_VIDEO_FORMAT_INFO_IS_TILED (info->finfo))
     return copy_mapped (dst, info, src, error);
   gst_cl_frame_layout (info, dst, &layout);
   plan_pieces (&layout, src, &plan);
-  return gst_cl_memory_write_in_pieces (mem, plan.pieces, plan.n,
+  plan.copy = NULL;
+  ok = gst_cl_memory_write_in_pieces (mem, set, plan.pieces, plan.n,
       fill_piece, &plan, error);
+  /* an upload that failed leaves the threads' shares running */
+  if (plan.copy)
+    gst_cl_host_copy_finish (plan.copy);
+  return ok;
 }

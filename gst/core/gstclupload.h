@@ -6,7 +6,7 @@
 
 G_BEGIN_DECLS
 
-gboolean gst_cl_upload_frame (GstBuffer * dst, const GstVideoInfo * info,
-    const GstVideoFrame * src, GError ** error);
+gboolean gst_cl_upload_frame (GstBuffer * dst, guint set,
+    const GstVideoInfo * info, const GstVideoFrame * src, GError ** error);
 
 G_END_DECLS

@@ -73,6 +73,7 @@ typedef struct
 
   /* from start() to stop() */
   GstClDevice *device;
+  guint queue_set;              /* the queues that upload its frames */
   GstVideoInfo info;
 } GstClMemoryCopyPrivate;
 
@@ -127,6 +128,7 @@ gst_cl_memory_copy_start (GstBaseTransform * trans)
     g_free (selector);
     return FALSE;
   }
+  priv->queue_set = gst_cl_device_next_queue_set (priv->device);
   g_free (selector);
   GST_OBJECT_LOCK (trans);
   g_free (priv->device_name);
@@ -299,7 +301,8 @@ gst_cl_memory_copy_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   mem = gst_cl_buffer_get_memory (outbuf, priv->device);
   if (!mem || !gst_video_frame_map (&src, &priv->info, inbuf, GST_MAP_READ))
     goto map_failed;
-  ok = gst_cl_upload_frame (outbuf, &priv->info, &src, &err);
+  ok = gst_cl_upload_frame (outbuf, priv->queue_set, &priv->info, &src,
+      &err);
   gst_video_frame_unmap (&src);
   if (!ok) {
     GST_ELEMENT_ERROR (trans, RESOURCE, FAILED,
