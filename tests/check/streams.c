@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
+/* Many streams, any producer (docs/design.md, "Input of any kind" and
+ * "Many streams"): frames in ordinary memory of every format and layout
+ * reach the device and come back byte for byte, also when they are copied
+ * in pieces over several threads (the copying path: GPUs, and POCL with
+ * GST_CL_ZERO_COPY=0); independent pipelines in one process on one device
+ * give each the output it gives alone, while another stream stops in the
+ * middle of its frames. */
+#include "common.h"
+
+#include <gst/app/gstappsink.h>
+#include <gst/app/gstappsrc.h>
+
+/* Whether @out holds @in's samples, plane by plane, row by row (not the
+ * padding between rows and planes). */
+static gboolean
+same_samples (GstBuffer * in, GstBuffer * out, const GstVideoInfo * info,
+    const GstVideoInfo * in_layout)
+{
+  GstVideoFrame a, b;
+  gboolean same = TRUE;
+  guint p, y;
+
+  fail_unless (gst_video_frame_map (&a, in_layout, in, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&b, info, out, GST_MAP_READ));
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info) && same; p++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    gsize row;
+    guint rows;
+    gst_video_format_info_component (info->finfo, p, comp);
+    row = GST_VIDEO_INFO_COMP_WIDTH (info, comp[0]) *
+        GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]);
+    rows = GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]);
+    for (y = 0; y < rows && same; y++)
+      same = memcmp ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&a, p) +
+          (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&a, p),
+          (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&b, p) +
+          (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&b, p), row) == 0;
+  }
+  gst_video_frame_unmap (&a);
+  gst_video_frame_unmap (&b);
+  return same;
+}
+
+typedef struct
+{
+  const gchar *format;
+  gint width, height;
+} Case;
+
+/* large enough for several pieces (1 MiB each, at most 8), odd sizes, and
+ * frames of one piece */
+static const Case upload_cases[] = {
+  {"RGBA", 1283, 1001}, {"I420", 2047, 1081}, {"NV12", 1921, 1083},
+  {"YV12", 1537, 1025}, {"RGB", 1025, 771}, {"GRAY8", 2049, 1031},
+  {"P010_10LE", 1283, 721}, {"GRAY16_LE", 1031, 1029},
+  {"RGBA", 1, 1}, {"NV12", 33, 17},
+};
+
+/* clupload ! cldownload gives back every sample of frames in ordinary
+ * memory, padded or not, through the pinned copies and the threads */
+GST_START_TEST (test_upload_exact)
+{
+  const Case *c = &upload_cases[__i__];
+  GstVideoInfo info = test_info (c->format, c->width, c->height);
+  GstHarness *h = test_harness_new ("clupload ! cldownload");
+  gchar *caps = test_caps_string (c->format, c->width, c->height);
+  gint padded, k;
+
+  gst_harness_set_caps_str (h, caps, caps);
+  for (padded = 0; padded < 2; padded++) {
+    for (k = 0; k < 3; k++) {
+      TestFrame f = test_frame_new (&info, CONTENT_RANDOM, padded,
+          __i__ * 10 + padded * 3 + k);
+      GstBuffer *out;
+      out = gst_harness_push_and_pull (h, gst_buffer_ref (f.buffer));
+      fail_unless (out != NULL);
+      fail_unless (same_samples (f.buffer, out, &info, &f.info),
+          "%s %dx%d padded %d frame %d differs", c->format, c->width,
+          c->height, padded, k);
+      gst_buffer_unref (out);
+      gst_buffer_unref (f.buffer);
+    }
+  }
+  gst_harness_teardown (h);
+  g_free (caps);
+}
+
+GST_END_TEST;
+
+/* ------------------------------------------------------------------------ */
+/* Streams side by side                                                     */
+
+typedef struct
+{
+  const gchar *chain;
+  const gchar *format;
+  gint width, height;
+  gint frames;
+  gint stop_after;              /* set to NULL after this many frames, or 0 */
+  GPtrArray *out;               /* GstBuffer, the outputs */
+  GstVideoInfo info;
+} Stream;
+
+static Stream streams[] = {
+  {"clgaussian ! cllaplace", "RGBA", 640, 360, 8, 0},
+  {"clgaussian radius=3 ! cllaplace mode=edges", "NV12", 333, 217, 8, 0},
+  {"clgaussian sigma=1.5 ! clhistogram", "GRAY8", 801, 403, 8, 0},
+  {"cllaplace ! clgaussian", "P010_10LE", 321, 181, 8, 0},
+  {"clgaussian ! cllaplace", "I420", 500, 300, 40, 3},
+};
+
+/* The stream's frames, pushed by an appsrc from ordinary memory (a new
+ * buffer each), its outputs kept. */
+static gpointer
+run_stream (gpointer data)
+{
+  Stream *s = data;
+  gchar *caps = test_caps_string (s->format, s->width, s->height);
+  gchar *desc = g_strdup_printf ("appsrc name=src format=time caps=\"%s\" ! "
+      "%s ! appsink name=sink sync=false", caps, s->chain);
+  GstElement *p = gst_parse_launch (desc, NULL);
+  GstElement *src, *sink;
+  GstSample *sample;
+  gint i;
+
+  fail_unless (p != NULL, "%s", desc);
+  src = gst_bin_get_by_name (GST_BIN (p), "src");
+  sink = gst_bin_get_by_name (GST_BIN (p), "sink");
+  s->info = test_info (s->format, s->width, s->height);
+  s->out = g_ptr_array_new_with_free_func ((GDestroyNotify) gst_buffer_unref);
+  fail_unless (gst_element_set_state (p, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  for (i = 0; i < s->frames; i++) {
+    TestFrame f = test_frame_new (&s->info, CONTENT_RANDOM, i % 2, i + 1);
+    GST_BUFFER_PTS (f.buffer) = i * GST_SECOND / 30;
+    fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src),
+            f.buffer), GST_FLOW_OK);
+    if (s->stop_after && i + 1 == s->stop_after)
+      break;
+    sample = gst_app_sink_pull_sample (GST_APP_SINK (sink));
+    fail_unless (sample != NULL, "%s: no output", desc);
+    g_ptr_array_add (s->out, gst_buffer_ref (gst_sample_get_buffer (sample)));
+    gst_sample_unref (sample);
+  }
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  gst_object_unref (p);
+  g_free (desc);
+  g_free (caps);
+  return NULL;
+}
+
+static void
+clear_outputs (void)
+{
+  guint i;
+  for (i = 0; i < G_N_ELEMENTS (streams); i++)
+    g_clear_pointer (&streams[i].out, g_ptr_array_unref);
+}
+
+/* Each stream alone, then all of them at once on one device (the last
+ * stopping after a few frames, while the others run): the same outputs. */
+GST_START_TEST (test_streams_side_by_side)
+{
+  const guint n = G_N_ELEMENTS (streams);
+  GPtrArray *alone[G_N_ELEMENTS (streams)];
+  GThread *threads[G_N_ELEMENTS (streams)];
+  guint i, k;
+
+  for (i = 0; i < n; i++) {
+    run_stream (&streams[i]);
+    alone[i] = g_ptr_array_ref (streams[i].out);
+  }
+  clear_outputs ();
+  for (i = 0; i < n; i++)
+    threads[i] = g_thread_new ("stream", run_stream, &streams[i]);
+  for (i = 0; i < n; i++)
+    g_thread_join (threads[i]);
+  for (i = 0; i < n; i++) {
+    Stream *s = &streams[i];
+    fail_unless_equals_int (s->out->len, alone[i]->len);
+    for (k = 0; k < s->out->len; k++)
+      fail_unless (same_samples (alone[i]->pdata[k], s->out->pdata[k],
+              &s->info, &s->info), "stream %u (%s %s) frame %u differs "
+          "beside the others", i, s->chain, s->format, k);
+    g_ptr_array_unref (alone[i]);
+  }
+  clear_outputs ();
+}
+
+GST_END_TEST;
+
+static Suite *
+streams_suite (void)
+{
+  Suite *s = suite_create ("streams");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 300);
+  test_add_leak_check (tc);
+  tcase_add_loop_test (tc, test_upload_exact, 0, G_N_ELEMENTS (upload_cases));
+  tcase_add_test (tc, test_streams_side_by_side);
+  return s;
+}
+
+TEST_MAIN (streams);
