@@ -180,9 +180,11 @@ gst_cl_event_wait (cl_event event, GError ** error)
     return TRUE;
   if (status < 0)
     return gst_cl_fail (error, status, "the command");
-  /* the command must be submitted, or nothing ever completes it */
-  if (clGetEventInfo (event, CL_EVENT_COMMAND_QUEUE, sizeof (queue), &queue,
-          NULL) == CL_SUCCESS && queue)
+  /* the command must be submitted, or nothing ever completes it (the
+   * core flushes what it enqueues; a driver's calls are not free: NVIDIA's
+   * take one lock for every thread of the process) */
+  if (status == CL_QUEUED && clGetEventInfo (event, CL_EVENT_COMMAND_QUEUE,
+          sizeof (queue), &queue, NULL) == CL_SUCCESS && queue)
     clFlush (queue);
   if (callback) {
     g_mutex_init (&w.lock);

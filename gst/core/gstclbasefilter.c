@@ -616,7 +616,8 @@ run_frame (GstClBaseFilter * self, GstBuffer * inbuf, GstBuffer * outbuf)
       clRetainEvent (prof.download);
     }
   }
-  gst_cl_device_flush_set (priv->device, priv->frame_set);
+  /* the transfers flushed their own queues */
+  clFlush (q);
   gst_cl_wait_list_clear (&wl);
 
   prof.pts = GST_BUFFER_PTS (inbuf);

@@ -998,7 +998,7 @@ count_bytes (GstClHistogram * self, const GstClPlane * src, Pending * pf,
       clReleaseEvent (pf->read);
     pf->read = ev;
   }
-  clFlush (queue);
+  /* the base class flushes the queue after the frame's marker */
   if (pairs)
     self->tables_dirty = FALSE;
   return TRUE;
@@ -1215,8 +1215,8 @@ count_deep (GstClHistogram * self, const GstClPlane * src, Pending * pf,
     pf->read = NULL;
     return gst_cl_fail (error, st, "clEnqueueReadBuffer (histograms)");
   }
-  clFlush (queue);
-  /* the reduce zeroed the tables */
+  /* the base class flushes the queue after the frame's marker; the reduce
+   * zeroed the tables */
   self->deep_tables_dirty = FALSE;
   return TRUE;
 }
