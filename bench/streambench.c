@@ -5,7 +5,7 @@
  *   streambench [--device gpu] [--width 1920 --height 1080] [--format NV12]
  *               [--streams 1,2,4,8,16] [--frames 400]
  *               [--chains "identity;clgaussian ! cllaplace ! clhistogram"]
- *               [--producers pool,pageable]
+ *               [--producers pool,pageable] [--devices 0.0,0.1]
  *
  * Each stream is its own pipeline, appsrc ! CHAIN ! appsink, with a thread
  * that pushes and a thread that maps every output frame and reads a byte of
@@ -18,6 +18,10 @@
  * streams together (each stream gets its share, at least 40); the first 10
  * of each stream are not timed. A row's figures are milliseconds a frame of
  * all streams together: wall time over frames.
+ *
+ * With --devices, "{dev}" in a chain is replaced by the devices in turn,
+ * one a stream (streams spread over a host's GPUs:
+ * "clgaussian device={dev} ! cllaplace device={dev}").
  *
  * The floors (floors.h): pinned transfers of one frame both ways at once,
  * the same per frame for N streams (one bus), and a host memcpy; the
@@ -201,6 +205,23 @@ frames_out (Stream * streams, gint n)
 
 /* ms a frame of @n streams of @chain together, timed from the moment every
  * stream is past its warm-up frames on average */
+static gchar **devices;
+
+/* @chain with "{dev}" replaced by the device of stream @i */
+static gchar *
+chain_of_stream (const gchar * chain, gint i)
+{
+  gchar **parts;
+  gchar *out;
+
+  if (!devices)
+    return g_strdup (chain);
+  parts = g_strsplit (chain, "{dev}", -1);
+  out = g_strjoinv (devices[i % g_strv_length (devices)], parts);
+  g_strfreev (parts);
+  return out;
+}
+
 static gdouble
 run_streams (const gchar * chain, const GstVideoInfo * info, gboolean pool,
     gint n, gint total_frames)
@@ -209,8 +230,11 @@ run_streams (const gchar * chain, const GstVideoInfo * info, gboolean pool,
   gint per = MAX (40, total_frames / n), i, timed = 0;
   gint64 t0 = 0, t1;
 
-  for (i = 0; i < n; i++)
-    stream_start (&streams[i], chain, info, pool, per);
+  for (i = 0; i < n; i++) {
+    gchar *c = chain_of_stream (chain, i);
+    stream_start (&streams[i], c, info, pool, per);
+    g_free (c);
+  }
   for (i = 0; i < n; i++)
     streams[i].pusher = g_thread_new ("pusher", push_frames, &streams[i]);
   while (frames_out (streams, n) < n * per) {
@@ -272,6 +296,8 @@ main (int argc, char **argv)
       stream_list = argv[++i];
     else if (g_str_equal (argv[i], "--frames"))
       total = atoi (argv[++i]);
+    else if (g_str_equal (argv[i], "--devices"))
+      devices = g_strsplit (argv[++i], ",", -1);
   }
   gst_init (NULL, NULL);
   if (*device)
