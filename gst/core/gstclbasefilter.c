@@ -526,7 +526,7 @@ run_frame (GstClBaseFilter * self, GstBuffer * inbuf, GstBuffer * outbuf)
   GstClMemory *in, *out = NULL;
   GstBuffer *imported = NULL;
   cl_command_queue q;
-  guint compute;
+  guint set, compute;
   cl_event done = NULL;
   gboolean profiling;
   GstClPlane src, dst;
@@ -549,9 +549,14 @@ run_frame (GstClBaseFilter * self, GstBuffer * inbuf, GstBuffer * outbuf)
     goto failed;
   /* the stream follows the frame: a device frame's work stays on the
    * queues that wrote it, so that neighbours need no wait between them */
-  priv->frame_set = in->write_event ? GST_CL_QUEUE_SET (in->write_queue) :
+  set = in->write_event ? GST_CL_QUEUE_SET (in->write_queue) :
       priv->queue_set;
-  compute = GST_CL_QUEUE_OF_SET (priv->frame_set, GST_CL_QUEUE_COMPUTE);
+  /* the element's own buffers (intermediate planes, counts) are used in
+   * frame order: after a change of queues, after the last frame */
+  if (set != priv->frame_set)
+    gst_cl_wait_list_add (&wl, gst_cl_in_flight_newest (&priv->in_flight));
+  priv->frame_set = set;
+  compute = GST_CL_QUEUE_OF_SET (set, GST_CL_QUEUE_COMPUTE);
   q = gst_cl_device_get_queue (priv->device, compute);
   if (outbuf) {
     out = gst_cl_buffer_get_memory (outbuf, priv->device);

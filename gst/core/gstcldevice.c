@@ -248,9 +248,15 @@ done:
 }
 
 /* How many sets of queues the device's streams spread over:
- * GST_CL_QUEUE_SETS, else 1 on CPU devices (POCL runs the kernels of
- * every queue over the same threads) and QUEUE_SETS_GPU elsewhere. */
-#define QUEUE_SETS_GPU 1
+ * GST_CL_QUEUE_SETS, else QUEUE_SETS_CPU on CPU devices and 1 elsewhere.
+ * POCL runs one command of an in-order queue at a time, each kernel over
+ * all its threads: the kernels of independent streams in one queue wait
+ * for each other, in several they share the cores (16-core host, three
+ * elements on 1080p NV12: 4 streams 0.84 ms a frame in one set, 0.24 in 8;
+ * docs/performance.md, "Many streams"). On a GPU more sets measured the
+ * same as one: NVIDIA's driver serialises the enqueues of a device
+ * whatever the queue (docs/design.md). */
+#define QUEUE_SETS_CPU 8
 static guint
 queue_sets (GstClDevice * self)
 {
@@ -258,7 +264,7 @@ queue_sets (GstClDevice * self)
 
   if (env)
     return CLAMP (atoi (env), 1, GST_CL_MAX_QUEUE_SETS);
-  return (self->type & CL_DEVICE_TYPE_CPU) ? 1 : QUEUE_SETS_GPU;
+  return (self->type & CL_DEVICE_TYPE_CPU) ? QUEUE_SETS_CPU : 1;
 }
 
 /* Separate upload and download queues on devices that copy frames, so

@@ -28,6 +28,18 @@ gst_cl_in_flight_init (GstClInFlight * self, guint depth)
  * @keep1: (nullable) (transfer none): a buffer to keep until then
  * @profile: (nullable): its profiling events (taken over)
  */
+/**
+ * gst_cl_in_flight_newest:
+ *
+ * Returns: (transfer none) (nullable): the event of the frame pushed last
+ */
+cl_event
+gst_cl_in_flight_newest (GstClInFlight * self)
+{
+  Frame *f = g_queue_peek_tail (&self->frames);
+  return f ? f->done : NULL;
+}
+
 void
 gst_cl_in_flight_push (GstClInFlight * self, cl_event done, GstBuffer * keep1,
     GstBuffer * keep2, const GstClProfileFrame * profile)

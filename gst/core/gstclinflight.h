@@ -26,6 +26,8 @@ void gst_cl_in_flight_init (GstClInFlight * self, guint depth);
 void gst_cl_in_flight_push (GstClInFlight * self, cl_event done,
     GstBuffer * keep1, GstBuffer * keep2, const GstClProfileFrame * profile);
 
+cl_event gst_cl_in_flight_newest (GstClInFlight * self);
+
 gboolean gst_cl_in_flight_retire (GstClInFlight * self, guint depth,
     GstClProfile * profile, GPtrArray * messages, GError ** error);
 
