@@ -5,7 +5,7 @@
  * in pieces over several threads (the copying path: GPUs, and POCL with
  * GST_CL_ZERO_COPY=0); independent pipelines in one process on one device
  * give each the output it gives alone, while another stream stops in the
- * middle of its frames. */
+ * middle of its frames and another drops a bad buffer. */
 #include "common.h"
 
 #include <gst/app/gstappsink.h>
@@ -98,6 +98,8 @@ typedef struct
   gint width, height;
   gint frames;
   gint stop_after;              /* set to NULL after this many frames, or 0 */
+  gint bad_frame;               /* this frame (from 1) is a truncated buffer,
+                                 * which the elements drop, or 0 */
   GPtrArray *out;               /* GstBuffer, the outputs */
   GstVideoInfo info;
 } Stream;
@@ -108,6 +110,7 @@ static Stream streams[] = {
   {"clgaussian sigma=1.5 ! clhistogram", "GRAY8", 801, 403, 8, 0},
   {"cllaplace ! clgaussian", "P010_10LE", 321, 181, 8, 0},
   {"clgaussian ! cllaplace", "I420", 500, 300, 40, 3},
+  {"cllaplace ! clgaussian radius=2", "RGB", 211, 97, 8, 0, 4},
 };
 
 /* The stream's frames, pushed by an appsrc from ordinary memory (a new
@@ -133,6 +136,13 @@ run_stream (gpointer data)
       GST_STATE_CHANGE_FAILURE);
   for (i = 0; i < s->frames; i++) {
     TestFrame f = test_frame_new (&s->info, CONTENT_RANDOM, i % 2, i + 1);
+    if (i + 1 == s->bad_frame) {
+      /* dropped with a warning: no output for it */
+      gst_buffer_unref (f.buffer);
+      fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src),
+              gst_buffer_new_allocate (NULL, 16, NULL)), GST_FLOW_OK);
+      continue;
+    }
     GST_BUFFER_PTS (f.buffer) = i * GST_SECOND / 30;
     fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src),
             f.buffer), GST_FLOW_OK);
@@ -160,8 +170,9 @@ clear_outputs (void)
     g_clear_pointer (&streams[i].out, g_ptr_array_unref);
 }
 
-/* Each stream alone, then all of them at once on one device (the last
- * stopping after a few frames, while the others run): the same outputs. */
+/* Each stream alone, then all of them at once on one device (one of them
+ * stopping after a few frames, another given a truncated buffer, while the
+ * others run): the same outputs. */
 GST_START_TEST (test_streams_side_by_side)
 {
   const guint n = G_N_ELEMENTS (streams);
