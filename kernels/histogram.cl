@@ -27,6 +27,20 @@
 #define GRAY_COPIES 8           /* private copies for one-byte pixels */
 #define RGB_COPIES 2            /* private copies per channel for RGB */
 
+/* the packed pixel at p into copy k of the wanted tables of h, n times */
+#define COUNT_PIXEL(p, k, n)                                            \
+  do {                                                                  \
+    const uint r_ = (p)[r_off], g_ = (p)[g_off], b_ = (p)[b_off];       \
+    if (want & 1)                                                       \
+      h[0 * 512 + (k) + LUMA (r_, g_, b_)] += (n);                      \
+    if (want & 2)                                                       \
+      h[1 * 512 + (k) + r_] += (n);                                     \
+    if (want & 4)                                                       \
+      h[2 * 512 + (k) + g_] += (n);                                     \
+    if (want & 8)                                                       \
+      h[3 * 512 + (k) + b_] += (n);                                     \
+  } while (0)
+
 __kernel void
 histogram_strips (__global const uchar * src, int stride, int units,
     int height, int step, int r_off, int g_off, int b_off, int want,
@@ -64,17 +78,29 @@ histogram_strips (__global const uchar * src, int stride, int units,
       for (int y = y0; y < y1; y++) {
         const __global uchar *row = src + (size_t) y * stride;
         int k = 0;
-        for (int x = x0; x < x1; x += step, k ^= 256) {
-          const uint r = row[x + r_off], g = row[x + g_off], b = row[x + b_off];
-          if (want & 1)
-            h[0 * 512 + k + LUMA (r, g, b)]++;
-          if (want & 2)
-            h[1 * 512 + k + r]++;
-          if (want & 4)
-            h[2 * 512 + k + g]++;
-          if (want & 8)
-            h[3 * 512 + k + b]++;
+        int x = x0;
+        /* sixteen equal 4-byte pixels (flat areas: borders, sky, a frozen
+         * frame) count as one pixel sixteen times: without it a flat frame
+         * increments the same two counters, each increment waiting for
+         * the one before */
+        if (step == 4) {
+          for (; x + 64 <= x1; x += 64) {
+            const uint4 a = as_uint4 (LOAD_UC16 (row + x));
+            const uint4 b = as_uint4 (LOAD_UC16 (row + x + 16));
+            const uint4 c = as_uint4 (LOAD_UC16 (row + x + 32));
+            const uint4 d = as_uint4 (LOAD_UC16 (row + x + 48));
+            const uint4 same = (uint4) (a.x);
+            if (all ((a == same) & (b == same) & (c == same) & (d == same))) {
+              COUNT_PIXEL (row + x, k, 16);
+              k ^= 256;
+              continue;
+            }
+            for (int i = 0; i < 64; i += 4, k ^= 256)
+              COUNT_PIXEL (row + x + i, k, 1);
+          }
         }
+        for (; x < x1; x += step, k ^= 256)
+          COUNT_PIXEL (row + x, k, 1);
       }
     }
   }
