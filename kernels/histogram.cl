@@ -62,6 +62,12 @@ histogram_strips (__global const uchar * src, int stride, int units,
         int x = x0;
         for (; x + 16 <= x1; x += 16) {
           const uchar16 v = LOAD_UC16 (row + x);
+          const ulong2 w = as_ulong2 (v);
+          if (w.s0 == w.s1 && w.s0 == (w.s0 & 0xff) * 0x0101010101010101ul) {
+            /* sixteen equal pixels */
+            h[v.s0] += 16;
+            continue;
+          }
           h[0 * 256 + v.s0]++; h[1 * 256 + v.s1]++;
           h[2 * 256 + v.s2]++; h[3 * 256 + v.s3]++;
           h[4 * 256 + v.s4]++; h[5 * 256 + v.s5]++;

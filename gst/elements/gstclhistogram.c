@@ -866,7 +866,10 @@ count_bytes (GstClHistogram * self, const GstClPlane * src, Pending * pf,
       l.global[1] = (src->height + l.rows - 1) / l.rows;
     }
     n_units = l.global[0] * l.global[1];
-    if (src->step == 1 && n_units <= MAX_PAIR_UNITS) {
+    /* pair tables only where a work-item counts more pixels than its
+     * table has counters: its fold reads and zeroes all of them */
+    if (src->step == 1 && n_units <= MAX_PAIR_UNITS &&
+        (gsize) src->units * src->height / n_units >= 2 * PAIR_TABLE_SIZE) {
       pairs = TRUE;
       if (!ensure_partials (self, n_units, error)
           || !ensure_tables (self, n_units, error))
