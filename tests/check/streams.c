@@ -5,7 +5,7 @@
  * in pieces over several threads (the copying path: GPUs, and POCL with
  * GST_CL_ZERO_COPY=0); independent pipelines in one process on one device
  * give each the output it gives alone, while another stream stops in the
- * middle of its frames and another drops a bad buffer. */
+ * middle of its frames, another drops a bad buffer and another seeks. */
 #include "common.h"
 
 #include <gst/app/gstappsink.h>
@@ -162,6 +162,37 @@ run_stream (gpointer data)
   return NULL;
 }
 
+/* A live stream beside the others, seeking (flushing) again and again
+ * until @data (an atomic flag) is set: it must neither fail nor stall, and
+ * the others must not notice it. */
+static gpointer
+run_seeker (gpointer data)
+{
+  gint *stop = data;
+  GstElement *p = gst_parse_launch ("videotestsrc pattern=ball ! "
+      "video/x-raw,format=NV12,width=352,height=288 ! clgaussian ! "
+      "cllaplace ! clhistogram ! fakesink sync=false", NULL);
+  GstMessage *m;
+  guint seeks = 0;
+
+  fail_unless (p != NULL);
+  fail_unless (gst_element_set_state (p, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  fail_unless (gst_element_get_state (p, NULL, NULL, 5 * GST_SECOND) ==
+      GST_STATE_CHANGE_SUCCESS);
+  while (!g_atomic_int_get (stop) || seeks < 3) {
+    fail_unless (gst_element_seek_simple (p, GST_FORMAT_TIME,
+            GST_SEEK_FLAG_FLUSH, 0));
+    seeks++;
+    m = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p), 5 * GST_MSECOND,
+        GST_MESSAGE_ERROR);
+    fail_unless (m == NULL, "the seeking stream failed");
+  }
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+  return NULL;
+}
+
 static void
 clear_outputs (void)
 {
@@ -171,13 +202,14 @@ clear_outputs (void)
 }
 
 /* Each stream alone, then all of them at once on one device (one of them
- * stopping after a few frames, another given a truncated buffer, while the
- * others run): the same outputs. */
+ * stopping after a few frames, another given a truncated buffer, and a
+ * live stream beside them seeking again and again): the same outputs. */
 GST_START_TEST (test_streams_side_by_side)
 {
   const guint n = G_N_ELEMENTS (streams);
   GPtrArray *alone[G_N_ELEMENTS (streams)];
-  GThread *threads[G_N_ELEMENTS (streams)];
+  GThread *threads[G_N_ELEMENTS (streams)], *seeker;
+  gint stop = 0;
   guint i, k;
 
   for (i = 0; i < n; i++) {
@@ -185,10 +217,13 @@ GST_START_TEST (test_streams_side_by_side)
     alone[i] = g_ptr_array_ref (streams[i].out);
   }
   clear_outputs ();
+  seeker = g_thread_new ("seeker", run_seeker, &stop);
   for (i = 0; i < n; i++)
     threads[i] = g_thread_new ("stream", run_stream, &streams[i]);
   for (i = 0; i < n; i++)
     g_thread_join (threads[i]);
+  g_atomic_int_set (&stop, 1);
+  g_thread_join (seeker);
   for (i = 0; i < n; i++) {
     Stream *s = &streams[i];
     fail_unless_equals_int (s->out->len, alone[i]->len);
