@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
-/* gstclhostcopy.c: row copies in host memory over shared worker threads
- * (gstclhostcopy.h). */
+/* gstclhostcopy.c: copies of rows in host memory, in pieces, over worker
+ * threads shared by the process (gstclhostcopy.h). */
 #include "gstclhostcopy.h"
 
 #include <stdlib.h>
@@ -12,24 +12,8 @@
 /* one memory bus is saturated by a few threads */
 #define MAX_THREADS 8
 
-typedef struct
-{
-  GMutex lock;
-  GCond done;
-  guint pending;
-} Job;
-
-/* what a worker thread runs: every task starts with its function */
-typedef void (*TaskFunc) (gpointer task);
-
-typedef struct
-{
-  TaskFunc run;
-  GstClRows rows;
-  Job *job;
-} Share;
-
 static GThreadPool *workers;
+static void work_pieces (gpointer data, gpointer user_data);
 static guint n_threads;
 
 static void
@@ -47,32 +31,10 @@ copy_rows (const GstClRows * r)
         r->row_bytes);
 }
 
-static void
-work (gpointer data, gpointer user_data)
-{
-  (*(TaskFunc *) data) (data);
-}
-
-static void
-copy_share_of_rows (gpointer data)
-{
-  Share *s = data;
-
-  copy_rows (&s->rows);
-  g_mutex_lock (&s->job->lock);
-  if (--s->job->pending == 0)
-    g_cond_signal (&s->job->done);
-  g_mutex_unlock (&s->job->lock);
-}
-
-/**
- * gst_cl_host_copy_threads:
- *
- * How many threads a copy is spread over: the host's cores, at most
- * MAX_THREADS, or GST_CL_COPY_THREADS (1: the calling thread alone).
- */
-guint
-gst_cl_host_copy_threads (void)
+/* How many threads a copy is spread over: the host's cores, at most
+ * MAX_THREADS, or GST_CL_COPY_THREADS (1: the calling thread alone). */
+static guint
+copy_threads (void)
 {
   static gsize done = 0;
 
@@ -83,59 +45,12 @@ gst_cl_host_copy_threads (void)
     n_threads = CLAMP (n_threads, 1, 64);
     if (n_threads > 1)
       /* not exclusive: GLib keeps the threads for every pool's use */
-      workers = g_thread_pool_new (work, NULL, n_threads - 1, FALSE, NULL);
+      workers = g_thread_pool_new (work_pieces, NULL, n_threads - 1, FALSE,
+          NULL);
     g_once_init_leave (&done, 1);
   }
   return n_threads;
 }
-
-/**
- * gst_cl_host_copy_rows:
- *
- * Copies @rows, in equal shares of whole rows over the worker threads and
- * the calling thread, and returns when every share is done.
- */
-void
-gst_cl_host_copy_rows (const GstClRows * rows)
-{
-  Share shares[MAX_THREADS * 8];
-  Job job;
-  gsize bytes = rows->row_bytes * rows->rows;
-  guint n = MIN (gst_cl_host_copy_threads (), bytes / MIN_SHARE);
-  guint i, first = 0;
-
-  n = MIN (MIN (n, rows->rows), G_N_ELEMENTS (shares));
-  if (n <= 1 || !workers) {
-    if (rows->rows > 0)
-      copy_rows (rows);
-    return;
-  }
-  g_mutex_init (&job.lock);
-  g_cond_init (&job.done);
-  job.pending = n - 1;
-  for (i = 0; i < n; i++) {
-    guint end = (guint) ((guint64) rows->rows * (i + 1) / n);
-    shares[i].run = copy_share_of_rows;
-    shares[i].rows = *rows;
-    shares[i].rows.dst = rows->dst + first * rows->dst_stride;
-    shares[i].rows.src = rows->src + first * rows->src_stride;
-    shares[i].rows.rows = end - first;
-    shares[i].job = &job;
-    first = end;
-  }
-  for (i = 1; i < n; i++)
-    g_thread_pool_push (workers, &shares[i], NULL);
-  copy_rows (&shares[0].rows);
-  g_mutex_lock (&job.lock);
-  while (job.pending > 0)
-    g_cond_wait (&job.done, &job.lock);
-  g_mutex_unlock (&job.lock);
-  g_mutex_clear (&job.lock);
-  g_cond_clear (&job.done);
-}
-
-/* ------------------------------------------------------------------------ */
-/* A copy in pieces, the pieces in order                                    */
 
 #define MAX_PIECES 64
 
@@ -161,7 +76,6 @@ struct _GstClHostCopy
 
 typedef struct
 {
-  TaskFunc run;
   GstClHostCopy *copy;
   guint thread;
 } Worker;
@@ -190,7 +104,7 @@ copy_share (GstClHostCopy * c, guint k, guint t)
 }
 
 static void
-work_pieces (gpointer data)
+work_pieces (gpointer data, gpointer user_data)
 {
   Worker *w = data;
   GstClHostCopy *c = w->copy;
@@ -227,7 +141,7 @@ gst_cl_host_copy_start (const GstClRows * rows, const guint * piece_rows,
   c->rows = rows;
   c->piece_rows = piece_rows;
   c->n_pieces = n_pieces;
-  c->n_threads = CLAMP (bytes / MIN_SHARE, 1, gst_cl_host_copy_threads ());
+  c->n_threads = CLAMP (bytes / MIN_SHARE, 1, copy_threads ());
   if (!workers)
     c->n_threads = 1;
   g_mutex_init (&c->lock);
@@ -235,7 +149,6 @@ gst_cl_host_copy_start (const GstClRows * rows, const guint * piece_rows,
   /* thread 0 is the caller */
   for (t = 1; t < c->n_threads; t++) {
     Worker *w = g_new (Worker, 1);
-    w->run = work_pieces;
     w->copy = c;
     w->thread = t;
     g_thread_pool_push (workers, w, NULL);

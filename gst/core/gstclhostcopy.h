@@ -27,8 +27,6 @@ typedef struct
   guint rows;
 } GstClRows;
 
-void gst_cl_host_copy_rows (const GstClRows * rows);
-
 typedef struct _GstClHostCopy GstClHostCopy;
 
 GstClHostCopy *gst_cl_host_copy_start (const GstClRows * rows,
@@ -37,7 +35,5 @@ GstClHostCopy *gst_cl_host_copy_start (const GstClRows * rows,
 void gst_cl_host_copy_wait_piece (GstClHostCopy * copy, guint piece);
 
 void gst_cl_host_copy_finish (GstClHostCopy * copy);
-
-guint gst_cl_host_copy_threads (void);
 
 G_END_DECLS

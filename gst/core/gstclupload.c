@@ -49,20 +49,27 @@ typedef struct
   GstClHostCopy *copy;
 } Plan;
 
+/* Starts copying every piece into the frame at @base (the rows'
+ * destinations are offsets into it). */
+static void
+start_copy (Plan * plan, guint8 * base)
+{
+  guint i;
+
+  for (i = 0; i < plan->n_rows; i++)
+    plan->rows[i].dst = base + (gsize) plan->rows[i].dst;
+  plan->copy = gst_cl_host_copy_start (plan->rows, plan->first_rows, plan->n);
+}
+
 /* The first piece starts the copy of all of them into @staging; each
  * call returns once its piece is there. */
 static void
 fill_piece (guint8 * staging, guint piece, gpointer user_data)
 {
   Plan *plan = user_data;
-  guint i;
 
-  if (piece == 0) {
-    for (i = 0; i < plan->n_rows; i++)
-      plan->rows[i].dst = staging + (gsize) plan->rows[i].dst;
-    plan->copy = gst_cl_host_copy_start (plan->rows, plan->first_rows,
-        plan->n);
-  }
+  if (piece == 0)
+    start_copy (plan, staging);
   gst_cl_host_copy_wait_piece (plan->copy, piece);
 }
 
@@ -103,11 +110,12 @@ close_piece (Plan * plan)
   plan->first_rows[++plan->n] = plan->n_rows;
 }
 
-/* A small frame is one piece (one transfer); a large one is pieces of
- * whole rows of one plane each, about equal in bytes. */
+/* A small frame, or one that is not transferred (@most 1), is one piece;
+ * a large one is pieces of whole rows of one plane each, about equal in
+ * bytes, at most @most. */
 static void
 plan_pieces (const GstVideoInfo * layout, const GstVideoFrame * src,
-    Plan * plan)
+    guint most, Plan * plan)
 {
   guint n_planes = GST_VIDEO_INFO_N_PLANES (layout), p, k;
   gsize total = 0, bytes[GST_VIDEO_MAX_PLANES];
@@ -118,8 +126,9 @@ plan_pieces (const GstVideoInfo * layout, const GstVideoFrame * src,
         gst_cl_layout_plane_rows (layout, p);
     total += bytes[p];
   }
-  n_pieces = CLAMP (total / MIN_PIECE, 1, max_pieces ());
+  n_pieces = CLAMP (total / MIN_PIECE, 1, most);
   plan->n = plan->n_rows = 0;
+  plan->copy = NULL;
   plan->first_rows[0] = 0;
   for (p = 0; p < n_planes; p++) {
     guint rows = gst_cl_layout_plane_rows (layout, p), first = 0;
@@ -137,40 +146,26 @@ plan_pieces (const GstVideoInfo * layout, const GstVideoFrame * src,
     close_piece (plan);
 }
 
-/* zero-copy devices, and formats whose planes are not rows of samples */
+/* zero-copy devices: the copy alone, over the threads */
 static gboolean
 copy_mapped (GstBuffer * dst, const GstVideoInfo * info,
     const GstVideoFrame * src, GError ** error)
 {
-  GstVideoFrame out;
-  gboolean ok = TRUE;
-  guint p;
+  GstVideoInfo layout;
+  GstMapInfo map;
+  Plan plan;
 
-  if (!gst_video_frame_map (&out, info, dst, GST_MAP_WRITE)) {
+  if (!gst_buffer_map (dst, &map, GST_MAP_WRITE)) {
     g_set_error (error, GST_CL_ERROR, GST_CL_ERROR_FAILED,
         "could not map a device frame");
     return FALSE;
   }
-  if (GST_VIDEO_FORMAT_INFO_IS_TILED (info->finfo)) {
-    ok = gst_video_frame_copy (&out, src);
-  } else {
-    for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
-      GstClRows rows = {
-        GST_VIDEO_FRAME_PLANE_DATA (&out, p),
-        GST_VIDEO_FRAME_PLANE_DATA (src, p),
-        GST_VIDEO_FRAME_PLANE_STRIDE (&out, p),
-        GST_VIDEO_FRAME_PLANE_STRIDE (src, p),
-        gst_cl_layout_row_bytes (info, p),
-        gst_cl_layout_plane_rows (info, p),
-      };
-      gst_cl_host_copy_rows (&rows);
-    }
-  }
-  gst_video_frame_unmap (&out);
-  if (!ok)
-    g_set_error (error, GST_CL_ERROR, GST_CL_ERROR_FAILED,
-        "could not copy the input frame");
-  return ok;
+  gst_cl_frame_layout (info, dst, &layout);
+  plan_pieces (&layout, src, 1, &plan);
+  start_copy (&plan, map.data);
+  gst_cl_host_copy_finish (plan.copy);
+  gst_buffer_unmap (dst, &map);
+  return TRUE;
 }
 
 /**
@@ -193,12 +188,10 @@ gst_cl_upload_frame (GstBuffer * dst, guint set, const GstVideoInfo * info,
   Plan plan;
   gboolean ok;
 
-  if (!mem || mem->device->zero_copy ||
-      GST_VIDEO_FORMAT_INFO_IS_TILED (info->finfo))
+  if (!mem || mem->device->zero_copy)
     return copy_mapped (dst, info, src, error);
   gst_cl_frame_layout (info, dst, &layout);
-  plan_pieces (&layout, src, &plan);
-  plan.copy = NULL;
+  plan_pieces (&layout, src, max_pieces (), &plan);
   ok = gst_cl_memory_write_in_pieces (mem, set, plan.pieces, plan.n,
       fill_piece, &plan, error);
   /* an upload that failed leaves the threads' shares running */
