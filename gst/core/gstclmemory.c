@@ -242,6 +242,19 @@ gst_cl_memory_free (GstAllocator * allocator, GstMemory * memory)
   g_free (m);
 }
 
+/* Adds to @wl what must finish before the frame is read (its last write)
+ * or, with @write, rewritten (also every use of it). */
+static void
+add_device_work (GstClMemory * m, gboolean write, GstClWaitList * wl)
+{
+  guint i;
+
+  gst_cl_wait_list_add (wl, m->write_event);
+  if (write)
+    for (i = 0; i < GST_CL_MAX_QUEUES; i++)
+      gst_cl_wait_list_add (wl, m->use_events[i]);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Transfers between the device copy and the staging copy (copying devices) */
 
@@ -282,12 +295,9 @@ upload (GstClMemory * m, guint set, GError ** error)
   GstClWaitList wl = { {0}, 0 };
   cl_event e = NULL;
   cl_int st;
-  guint i;
 
   /* after the device's last use of the old content */
-  gst_cl_wait_list_add (&wl, m->write_event);
-  for (i = 0; i < GST_CL_MAX_QUEUES; i++)
-    gst_cl_wait_list_add (&wl, m->use_events[i]);
+  add_device_work (m, TRUE, &wl);
   gst_cl_wait_list_add (&wl, m->staging_event);
   st = clEnqueueWriteBuffer (q, m->buffer, CL_FALSE, 0,
       GST_MEMORY_CAST (m)->maxsize, m->staging_ptr, wl.n,
@@ -409,11 +419,8 @@ gst_cl_memory_write_in_pieces (GstClMemory * mem, guint set,
   /* the CPU writes the host copy once no transfer uses it any more */
   ok = ensure_staging (mem, error) && (!mem->staging_event ||
       gst_cl_event_wait (mem->staging_event, error));
-  if (ok) {
-    gst_cl_wait_list_add (&wl, mem->write_event);
-    for (i = 0; i < GST_CL_MAX_QUEUES; i++)
-      gst_cl_wait_list_add (&wl, mem->use_events[i]);
-  }
+  if (ok)
+    add_device_work (mem, TRUE, &wl);
   for (i = 0; ok && i < n_pieces; i++) {
     fill (mem->staging_ptr, i, user_data);
     if (e)
@@ -533,16 +540,12 @@ map_cpu (GstClMemory * m, GstMapFlags flags, GError ** error)
   GstClWaitList wl = { {0}, 0 };
   cl_event wait;
   cl_int st;
-  guint i;
 
   if (m->svm) {
     /* no command: the device's last write (and for a write every use)
      * is waited for on the host, and an event already complete costs a
      * status query */
-    gst_cl_wait_list_add (&wl, m->write_event);
-    if (flags & GST_MAP_WRITE)
-      for (i = 0; i < GST_CL_MAX_QUEUES; i++)
-        gst_cl_wait_list_add (&wl, m->use_events[i]);
+    add_device_work (m, flags & GST_MAP_WRITE, &wl);
     st = wl.n ? clWaitForEvents (wl.n, wl.events) : CL_SUCCESS;
     gst_cl_wait_list_clear (&wl);
     if (st != CL_SUCCESS) {
@@ -555,10 +558,7 @@ map_cpu (GstClMemory * m, GstMapFlags flags, GError ** error)
     if (m->cpu_maps == 0) {
       /* the device's last write (and for a write every use) first; the
        * map itself copies nothing where the device shares host memory */
-      gst_cl_wait_list_add (&wl, m->write_event);
-      if (flags & GST_MAP_WRITE)
-        for (i = 0; i < GST_CL_MAX_QUEUES; i++)
-          gst_cl_wait_list_add (&wl, m->use_events[i]);
+      add_device_work (m, flags & GST_MAP_WRITE, &wl);
       m->map_ptr = clEnqueueMapBuffer (q, m->buffer, CL_TRUE,
           CL_MAP_READ | CL_MAP_WRITE, 0, GST_MEMORY_CAST (m)->maxsize, wl.n,
           wl.n ? wl.events : NULL, NULL, &st);
