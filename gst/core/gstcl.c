@@ -125,30 +125,6 @@ event_done (cl_event event, cl_int status, void *data)
   g_mutex_unlock (&w->lock);
 }
 
-/* GST_CL_WAIT=poll: the status asked again and again, yielding the core
- * for the first microseconds and sleeping between questions after */
-static gboolean
-wait_polling (cl_event event, GError ** error)
-{
-  gint64 start = g_get_monotonic_time ();
-  cl_int st, status;
-
-  for (;;) {
-    st = clGetEventInfo (event, CL_EVENT_COMMAND_EXECUTION_STATUS,
-        sizeof (status), &status, NULL);
-    if (st != CL_SUCCESS)
-      return gst_cl_fail (error, st, "clGetEventInfo");
-    if (status == CL_COMPLETE)
-      return TRUE;
-    if (status < 0)
-      return gst_cl_fail (error, status, "the command");
-    if (g_get_monotonic_time () - start < 50)
-      g_thread_yield ();
-    else
-      g_usleep (20);
-  }
-}
-
 /**
  * gst_cl_event_wait:
  *
@@ -166,15 +142,13 @@ wait_polling (cl_event event, GError ** error)
 gboolean
 gst_cl_event_wait (cl_event event, GError ** error)
 {
-  static gint callback = -1, polling = -1;
+  static gint callback = -1;
   cl_command_queue queue = NULL;
   cl_int st, status = CL_QUEUED;
   Waiter w;
 
-  if (callback < 0) {
-    polling = g_strcmp0 (g_getenv ("GST_CL_WAIT"), "poll") == 0;
+  if (callback < 0)
     callback = g_strcmp0 (g_getenv ("GST_CL_WAIT"), "callback") == 0;
-  }
   if (clGetEventInfo (event, CL_EVENT_COMMAND_EXECUTION_STATUS,
           sizeof (status), &status, NULL) == CL_SUCCESS && status == CL_COMPLETE)
     return TRUE;
@@ -209,8 +183,6 @@ gst_cl_event_wait (cl_event event, GError ** error)
     g_mutex_clear (&w.lock);
     g_cond_clear (&w.cond);
   }
-  if (polling)
-    return wait_polling (event, error);
   st = clWaitForEvents (1, &event);
   if (st != CL_SUCCESS)
     return gst_cl_fail (error, st, "clWaitForEvents");

@@ -276,14 +276,11 @@ create_queues (GstClDevice * self, GError ** error)
 {
   guint set, kind, i;
 
-  gboolean one = g_strcmp0 (g_getenv ("GST_CL_QUEUE_KINDS"), "1") == 0;
-
   self->n_queue_sets = queue_sets (self);
   for (set = 0; set < self->n_queue_sets; set++) {
     for (kind = 0; kind < GST_CL_N_QUEUES; kind++) {
       i = GST_CL_QUEUE_OF_SET (set, kind);
-      if ((kind == GST_CL_QUEUE_DOWNLOAD && self->zero_copy) ||
-          (kind > 0 && one)) {
+      if (kind == GST_CL_QUEUE_DOWNLOAD && self->zero_copy) {
         self->queues[i] = self->queues[i - 1];
         clRetainCommandQueue (self->queues[i]);
         continue;
@@ -678,15 +675,9 @@ gst_cl_device_next_queue_set (GstClDevice * device)
   return n % device->n_queue_sets;
 }
 
-/**
- * gst_cl_device_flush_set:
- *
- * Submits what was enqueued on the queues of @set. Needed after work that
- * another queue waits for (OpenCL requires it for cross-queue events, and
- * NVIDIA's driver holds commands until a flush).
- */
-gboolean
-gst_cl_device_flush_set (GstClDevice * device, guint set)
+/* Submits what was enqueued on the queues of @set. */
+static gboolean
+flush_set (GstClDevice * device, guint set)
 {
   gboolean ok = TRUE;
   guint kind, i;
@@ -702,7 +693,9 @@ gst_cl_device_flush_set (GstClDevice * device, guint set)
 /**
  * gst_cl_device_flush:
  *
- * Submits what was enqueued on every queue of the device.
+ * Submits what was enqueued on every queue of the device. Needed after
+ * work that another queue waits for (OpenCL requires it for cross-queue
+ * events, and NVIDIA's driver holds commands until a flush).
  */
 gboolean
 gst_cl_device_flush (GstClDevice * device)
@@ -711,7 +704,7 @@ gst_cl_device_flush (GstClDevice * device)
   guint set;
 
   for (set = 0; set < device->n_queue_sets; set++)
-    ok &= gst_cl_device_flush_set (device, set);
+    ok &= flush_set (device, set);
   return ok;
 }
 

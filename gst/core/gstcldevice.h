@@ -137,8 +137,6 @@ guint gst_cl_device_next_queue_set (GstClDevice * device);
 
 gboolean gst_cl_device_flush (GstClDevice * device);
 
-gboolean gst_cl_device_flush_set (GstClDevice * device, guint set);
-
 gboolean gst_cl_device_finish (GstClDevice * device, GError ** error);
 
 const gchar *gst_cl_device_type_nick (GstClDevice * device);
