@@ -5,7 +5,7 @@
  *   streambench [--device gpu] [--width 1920 --height 1080] [--format NV12]
  *               [--streams 1,2,4,8,16] [--frames 400]
  *               [--chains "identity;clgaussian ! cllaplace ! clhistogram"]
- *               [--producers pool,pageable] [--devices 0.0,0.1]
+ *               [--producers pool,pageable] [--devices 0.0,0.1] [--cpu 1]
  *
  * Each stream is its own pipeline, appsrc ! CHAIN ! appsink, with a thread
  * that pushes and a thread that maps every output frame and reads a byte of
@@ -18,6 +18,11 @@
  * streams together (each stream gets its share, at least 40); the first 10
  * of each stream are not timed. A row's figures are milliseconds a frame of
  * all streams together: wall time over frames.
+ *
+ * With --cpu 1 each figure is followed by the process's CPU time (user and
+ * system, all threads) a frame over the same frames: a figure near the
+ * wall time times the cores means the host is busy, one far below it that
+ * the streams wait (on the device or a lock).
  *
  * With --devices, "{dev}" in a chain is replaced by the devices in turn,
  * one a stream (streams spread over a host's GPUs:
@@ -33,6 +38,7 @@
 #include <gst/video/video.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 
 #include "floors.h"
 
@@ -222,13 +228,24 @@ chain_of_stream (const gchar * chain, gint i)
   return out;
 }
 
+/* the process's CPU time (user and system), us */
+static gint64
+cpu_time (void)
+{
+  struct rusage u;
+
+  getrusage (RUSAGE_SELF, &u);
+  return (gint64) (u.ru_utime.tv_sec + u.ru_stime.tv_sec) * G_USEC_PER_SEC +
+      u.ru_utime.tv_usec + u.ru_stime.tv_usec;
+}
+
 static gdouble
 run_streams (const gchar * chain, const GstVideoInfo * info, gboolean pool,
-    gint n, gint total_frames)
+    gint n, gint total_frames, gdouble * cpu_ms)
 {
   Stream *streams = g_new0 (Stream, n);
   gint per = MAX (40, total_frames / n), i, timed = 0;
-  gint64 t0 = 0, t1;
+  gint64 t0 = 0, t1, c0 = 0;
 
   for (i = 0; i < n; i++) {
     gchar *c = chain_of_stream (chain, i);
@@ -240,6 +257,7 @@ run_streams (const gchar * chain, const GstVideoInfo * info, gboolean pool,
   while (frames_out (streams, n) < n * per) {
     if (!t0 && frames_out (streams, n) >= n * WARMUP) {
       t0 = g_get_monotonic_time ();
+      c0 = cpu_time ();
       timed = frames_out (streams, n);
     }
     for (i = 0; i < n; i++)
@@ -247,6 +265,7 @@ run_streams (const gchar * chain, const GstVideoInfo * info, gboolean pool,
     g_usleep (100);
   }
   t1 = g_get_monotonic_time ();
+  *cpu_ms = (cpu_time () - c0) / 1000.0 / (n * per - timed);
   for (i = 0; i < n; i++)
     stream_stop (&streams[i]);
   g_free (streams);
@@ -275,6 +294,7 @@ main (int argc, char **argv)
   const gchar *producers = "pool,pageable", *stream_list = "1,2,4,8,16";
   gchar **chain_list, **producer_list;
   gint width = 1920, height = 1080, total = 400, n_counts, i, c, p;
+  gboolean show_cpu = FALSE;
   gint *counts;
   GstVideoInfo info;
   BenchFloors fl;
@@ -298,6 +318,8 @@ main (int argc, char **argv)
       total = atoi (argv[++i]);
     else if (g_str_equal (argv[i], "--devices"))
       devices = g_strsplit (argv[++i], ",", -1);
+    else if (g_str_equal (argv[i], "--cpu"))
+      show_cpu = atoi (argv[++i]) != 0;
   }
   gst_init (NULL, NULL);
   if (*device)
@@ -326,9 +348,12 @@ main (int argc, char **argv)
       gboolean pool = g_str_equal (producer_list[p], "pool");
       g_print ("| %s | %s |", chain_list[c], producer_list[p]);
       for (i = 0; i < n_counts; i++) {
-        gdouble ms = run_streams (chain_list[c], &info, pool, counts[i],
-            total);
-        g_print (" %.3f |", ms);
+        gdouble cpu_ms, ms = run_streams (chain_list[c], &info, pool,
+            counts[i], total, &cpu_ms);
+        if (show_cpu)
+          g_print (" %.3f (cpu %.3f) |", ms, cpu_ms);
+        else
+          g_print (" %.3f |", ms);
         fflush (stdout);
       }
       g_print ("\n");

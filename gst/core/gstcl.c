@@ -107,22 +107,55 @@ gst_cl_set_args (cl_kernel kernel, GError ** error, ...)
   return ok;
 }
 
-typedef struct
+static cl_int
+event_status (cl_event event)
 {
-  GMutex lock;
-  GCond cond;
-  gboolean done;
-} Waiter;
+  cl_int status = CL_QUEUED;
+  cl_int st = clGetEventInfo (event, CL_EVENT_COMMAND_EXECUTION_STATUS,
+      sizeof (status), &status, NULL);
+  return st != CL_SUCCESS ? st : status;
+}
 
-static void CL_CALLBACK
-event_done (cl_event event, cl_int status, void *data)
+/* clWaitForEvents for the commands of @queue, rather than wait_polling():
+ * on CPU devices (POCL's wait sleeps, and polling takes the cores the
+ * kernels run on), or everywhere with GST_CL_WAIT=spin */
+static gboolean
+wait_blocks (cl_command_queue queue)
 {
-  Waiter *w = data;
-  /* no OpenCL call here: the driver's thread only wakes the waiter */
-  g_mutex_lock (&w->lock);
-  w->done = TRUE;
-  g_cond_signal (&w->cond);
-  g_mutex_unlock (&w->lock);
+  static gsize env = 0;
+  cl_device_type type = CL_DEVICE_TYPE_GPU;
+  cl_device_id device;
+
+  if (g_once_init_enter (&env))
+    g_once_init_leave (&env, g_strcmp0 (g_getenv ("GST_CL_WAIT"),
+            "spin") == 0 ? 2 : 1);
+  if (env == 2)
+    return TRUE;
+  if (queue && clGetCommandQueueInfo (queue, CL_QUEUE_DEVICE,
+          sizeof (device), &device, NULL) == CL_SUCCESS)
+    clGetDeviceInfo (device, CL_DEVICE_TYPE, sizeof (type), &type, NULL);
+  return (type & CL_DEVICE_TYPE_CPU) != 0;
+}
+
+/* the status looked at without a pause for this long, for the commands
+ * about to complete; then with pauses growing to MAX_PAUSE_US */
+#define POLL_US 20
+#define MAX_PAUSE_US 100
+
+static cl_int
+wait_polling (cl_event event)
+{
+  gint64 until = g_get_monotonic_time () + POLL_US;
+  gulong pause = 5;
+  cl_int status;
+
+  while ((status = event_status (event)) != CL_COMPLETE && status >= 0) {
+    if (g_get_monotonic_time () < until)
+      continue;
+    g_usleep (pause);
+    pause = MIN (pause * 2, MAX_PAUSE_US);
+  }
+  return status;
 }
 
 /**
@@ -132,60 +165,41 @@ event_done (cl_event event, cl_int status, void *data)
  * failed. One of the few host waits of the plugin (CPU maps, the bound on
  * frames in flight, stop): see docs/design.md.
  *
- * clWaitForEvents, which NVIDIA's driver implements by spinning: a core
- * burns for as long as the wait lasts. GST_CL_WAIT=callback sleeps instead
- * on a condition that an event callback signals; measured on the H100 that
- * is no option by default: the driver runs callbacks late, and one
- * clgaussian at 4K took 17-18 ms a frame instead of 0.8 ms
+ * On a GPU the wait looks at the event's status, briefly without a pause,
+ * then sleeping between looks. NVIDIA's clWaitForEvents spins: each
+ * waiting thread burns a core, and with 16 streams the waiting threads
+ * took the host's 16 cores from those with work. Event callbacks are no
+ * better: the driver runs them late (one clgaussian took 17-18 ms a frame
+ * on an H100). CPU devices, and GST_CL_WAIT=spin, use clWaitForEvents
  * (docs/performance.md).
  */
 gboolean
 gst_cl_event_wait (cl_event event, GError ** error)
 {
-  static gint callback = -1;
   cl_command_queue queue = NULL;
-  cl_int st, status = CL_QUEUED;
-  Waiter w;
+  cl_int st, status = event_status (event);
 
-  if (callback < 0)
-    callback = g_strcmp0 (g_getenv ("GST_CL_WAIT"), "callback") == 0;
-  if (clGetEventInfo (event, CL_EVENT_COMMAND_EXECUTION_STATUS,
-          sizeof (status), &status, NULL) == CL_SUCCESS && status == CL_COMPLETE)
+  if (status == CL_COMPLETE)
     return TRUE;
   if (status < 0)
     return gst_cl_fail (error, status, "the command");
   /* the command must be submitted, or nothing ever completes it (the
    * core flushes what it enqueues; a driver's calls are not free: NVIDIA's
    * take one lock for every thread of the process) */
-  if (status == CL_QUEUED && clGetEventInfo (event, CL_EVENT_COMMAND_QUEUE,
-          sizeof (queue), &queue, NULL) == CL_SUCCESS && queue)
+  if (clGetEventInfo (event, CL_EVENT_COMMAND_QUEUE, sizeof (queue), &queue,
+          NULL) != CL_SUCCESS)
+    queue = NULL;
+  if (status == CL_QUEUED && queue)
     clFlush (queue);
-  if (callback) {
-    g_mutex_init (&w.lock);
-    g_cond_init (&w.cond);
-    w.done = FALSE;
-    if (clSetEventCallback (event, CL_COMPLETE, event_done, &w) ==
-        CL_SUCCESS) {
-      g_mutex_lock (&w.lock);
-      while (!w.done)
-        g_cond_wait (&w.cond, &w.lock);
-      g_mutex_unlock (&w.lock);
-      g_mutex_clear (&w.lock);
-      g_cond_clear (&w.cond);
-      st = clGetEventInfo (event, CL_EVENT_COMMAND_EXECUTION_STATUS,
-          sizeof (status), &status, NULL);
-      if (st != CL_SUCCESS)
-        return gst_cl_fail (error, st, "clGetEventInfo");
-      if (status < 0)
-        return gst_cl_fail (error, status, "the command");
-      return TRUE;
-    }
-    g_mutex_clear (&w.lock);
-    g_cond_clear (&w.cond);
+  if (wait_blocks (queue)) {
+    st = clWaitForEvents (1, &event);
+    if (st != CL_SUCCESS)
+      return gst_cl_fail (error, st, "clWaitForEvents");
+    return TRUE;
   }
-  st = clWaitForEvents (1, &event);
-  if (st != CL_SUCCESS)
-    return gst_cl_fail (error, st, "clWaitForEvents");
+  status = wait_polling (event);
+  if (status < 0)
+    return gst_cl_fail (error, status, "the command");
   return TRUE;
 }
 
