@@ -5,7 +5,9 @@
  * in pieces over several threads (the copying path: GPUs, and POCL with
  * GST_CL_ZERO_COPY=0); independent pipelines in one process on one device
  * give each the output it gives alone, while another stream stops in the
- * middle of its frames, another drops a bad buffer and another seeks. */
+ * middle of its frames, another drops a bad buffer, another fails and
+ * another seeks; a producer that rewrites its buffers as soon as an
+ * element lets go of them gets the outputs of fresh buffers. */
 #include "common.h"
 
 #include <gst/app/gstappsink.h>
@@ -89,6 +91,97 @@ GST_START_TEST (test_upload_exact)
 GST_END_TEST;
 
 /* ------------------------------------------------------------------------ */
+/* A producer that reuses its buffers                                       */
+
+static const gchar *const reuse_chains[] = {
+  "clupload ! cldownload", "clgaussian ! cllaplace",
+};
+
+#define RING 3
+
+/* Whether nothing but the producer holds @buf or its memory. */
+static gboolean
+released (GstBuffer * buf)
+{
+  return GST_MINI_OBJECT_REFCOUNT_VALUE (buf) == 1 &&
+      gst_buffer_is_all_memory_writable (buf);
+}
+
+/* Waits until the element let go of @buf, as a producer with a ring of
+ * its own buffers does. */
+static void
+wait_released (GstBuffer * buf)
+{
+  gint64 until = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (!released (buf)) {
+    fail_unless (g_get_monotonic_time () < until, "an element kept a "
+        "producer's buffer for 10 s (with %d buffers in its ring)", RING);
+    g_usleep (1000);
+  }
+}
+
+/* A ring of the producer's own buffers, each rewritten with the next
+ * frame as soon as the element lets go of it and scribbled over the moment
+ * it does, through the pointer the producer has always had (v4l2src's
+ * capture buffers, an application's): each output is the one a fresh
+ * buffer of the same content gives. On the copying path
+ * (streams-copying) the frame is copied in pieces over threads; on a
+ * zero-copy device it is read in place until the device is done. */
+GST_START_TEST (test_producer_reuses_buffers)
+{
+  const gchar *chain = reuse_chains[__i__ / 2];
+  gboolean padded = __i__ % 2;
+  GstVideoInfo info = test_info ("RGBA", 1283, 1001);
+  GstHarness *h = test_harness_new (chain);
+  GstHarness *fresh = test_harness_new (chain);
+  gchar *caps = test_caps_string ("RGBA", 1283, 1001);
+  TestFrame ring[RING];
+  guint8 *data[RING];
+  gint i, k;
+
+  gst_harness_set_caps_str (h, caps, caps);
+  gst_harness_set_caps_str (fresh, caps, caps);
+  for (k = 0; k < RING; k++) {
+    GstMapInfo map;
+    ring[k] = test_frame_new (&info, CONTENT_RANDOM, padded, 100 + k);
+    fail_unless (gst_buffer_map (ring[k].buffer, &map, GST_MAP_WRITE));
+    data[k] = map.data;
+    gst_buffer_unmap (ring[k].buffer, &map);
+  }
+  for (i = 0; i < 3 * RING; i++) {
+    TestFrame *slot = &ring[i % RING];
+    TestFrame next = test_frame_new (&info, CONTENT_RANDOM, padded, i + 1);
+    GstBuffer *want, *got;
+
+    wait_released (slot->buffer);
+    gst_buffer_extract (next.buffer, 0, data[i % RING], slot->info.size);
+    gst_buffer_unref (next.buffer);
+    want = gst_harness_push_and_pull (fresh,
+        gst_buffer_copy_deep (slot->buffer));
+    fail_unless (want != NULL);
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref
+            (slot->buffer)), GST_FLOW_OK);
+    /* the producer writes the moment it may */
+    if (released (slot->buffer))
+      memset (data[i % RING], 0xEE, slot->info.size);
+    got = gst_harness_pull (h);
+    fail_unless (got != NULL);
+    fail_unless (same_samples (want, got, &info, &info), "%s, padded %d: "
+        "frame %d differs from a fresh buffer's", chain, padded, i);
+    gst_buffer_unref (want);
+    gst_buffer_unref (got);
+  }
+  for (k = 0; k < RING; k++)
+    gst_buffer_unref (ring[k].buffer);
+  gst_harness_teardown (h);
+  gst_harness_teardown (fresh);
+  g_free (caps);
+}
+
+GST_END_TEST;
+
+/* ------------------------------------------------------------------------ */
 /* Streams side by side                                                     */
 
 typedef struct
@@ -100,6 +193,9 @@ typedef struct
   gint stop_after;              /* set to NULL after this many frames, or 0 */
   gint bad_frame;               /* this frame (from 1) is a truncated buffer,
                                  * which the elements drop, or 0 */
+  gint fail_at;                 /* from this frame on (from 1) the caps are
+                                 * of a format the chain refuses: the
+                                 * stream fails with an error, or 0 */
   GPtrArray *out;               /* GstBuffer, the outputs */
   GstVideoInfo info;
 } Stream;
@@ -111,7 +207,28 @@ static Stream streams[] = {
   {"cllaplace ! clgaussian", "P010_10LE", 321, 181, 8, 0},
   {"clgaussian ! cllaplace", "I420", 500, 300, 40, 3},
   {"cllaplace ! clgaussian radius=2", "RGB", 211, 97, 8, 0, 4},
+  {"clgaussian ! cllaplace ! clhistogram", "NV12", 640, 480, 30, 0, 0, 5},
 };
+
+/* The stream's caps change to a format the chain refuses: the push fails
+ * and an error reaches the pipeline's bus. */
+static void
+expect_failure (GstElement * p, GstElement * src, gint i)
+{
+  GstCaps *caps = gst_caps_from_string ("video/x-raw,format=v210,"
+      "width=64,height=48,framerate=30/1");
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, 128 * 48 * 4, NULL);
+  GstMessage *m;
+
+  g_object_set (src, "caps", caps, NULL);
+  GST_BUFFER_PTS (buf) = i * GST_SECOND / 30;
+  gst_app_src_push_buffer (GST_APP_SRC (src), buf);
+  m = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p), 10 * GST_SECOND,
+      GST_MESSAGE_ERROR);
+  fail_unless (m != NULL, "no error after a refused format");
+  gst_message_unref (m);
+  gst_caps_unref (caps);
+}
 
 /* The stream's frames, pushed by an appsrc from ordinary memory (a new
  * buffer each), its outputs kept. */
@@ -135,7 +252,12 @@ run_stream (gpointer data)
   fail_unless (gst_element_set_state (p, GST_STATE_PLAYING) !=
       GST_STATE_CHANGE_FAILURE);
   for (i = 0; i < s->frames; i++) {
-    TestFrame f = test_frame_new (&s->info, CONTENT_RANDOM, i % 2, i + 1);
+    TestFrame f;
+    if (i + 1 == s->fail_at) {
+      expect_failure (p, src, i);
+      break;
+    }
+    f = test_frame_new (&s->info, CONTENT_RANDOM, i % 2, i + 1);
     if (i + 1 == s->bad_frame) {
       /* dropped with a warning: no output for it */
       gst_buffer_unref (f.buffer);
@@ -202,8 +324,9 @@ clear_outputs (void)
 }
 
 /* Each stream alone, then all of them at once on one device (one of them
- * stopping after a few frames, another given a truncated buffer, and a
- * live stream beside them seeking again and again): the same outputs. */
+ * stopping after a few frames, another given a truncated buffer, another
+ * failing, and a live stream beside them seeking again and again): the
+ * same outputs. */
 GST_START_TEST (test_streams_side_by_side)
 {
   const guint n = G_N_ELEMENTS (streams);
@@ -248,6 +371,8 @@ streams_suite (void)
   tcase_set_timeout (tc, 300);
   test_add_leak_check (tc);
   tcase_add_loop_test (tc, test_upload_exact, 0, G_N_ELEMENTS (upload_cases));
+  tcase_add_loop_test (tc, test_producer_reuses_buffers, 0,
+      2 * G_N_ELEMENTS (reuse_chains));
   tcase_add_test (tc, test_streams_side_by_side);
   return s;
 }
