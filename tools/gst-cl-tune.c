@@ -223,69 +223,90 @@ default_shape (GstElement * element)
   return shape;
 }
 
+/* Handles one message of case @name's pipeline: keeps the element's
+ * "clfilters-tuning" structure in *@tuning, notes its warnings; TRUE when
+ * the case is over (EOS: *@ok set; ERROR: @error set). */
+static gboolean
+case_message (GstMessage * msg, GstElement * el, gchar ** name,
+    GstStructure ** tuning, gboolean * warned, gboolean * ok, GError ** error)
+{
+  GError *err = NULL;
+  gchar *dbg = NULL;
+  gboolean over = FALSE;
+
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT
+      && GST_MESSAGE_SRC (msg) == GST_OBJECT (el)
+      && gst_message_has_name (msg, "clfilters-tuning")) {
+    g_clear_pointer (tuning, gst_structure_free);
+    *tuning = gst_structure_copy (gst_message_get_structure (msg));
+    GST_DEBUG ("%" GST_PTR_FORMAT, *tuning);
+  } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING) {
+    /* the element warns when it cannot measure */
+    *warned |= GST_MESSAGE_SRC (msg) == GST_OBJECT (el);
+    gst_message_parse_warning (msg, &err, &dbg);
+    g_printerr ("gst-cl-tune: %s %s %s: warning: %s (%s)\n", name[0],
+        name[1], name[2], err->message, dbg ? dbg : "");
+  } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    gst_message_parse_error (msg, &err, &dbg);
+    g_set_error (error, err->domain, err->code, "%s (%s)", err->message,
+        dbg ? dbg : "");
+    over = TRUE;
+  } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS) {
+    over = *ok = TRUE;
+  }
+  g_clear_error (&err);
+  g_free (dbg);
+  return over;
+}
+
+/* The one-frame pipeline of case @name, its tuned element in *@el */
+static GstElement *
+case_pipeline (Tune * t, gchar ** name, GstElement ** el, GError ** error)
+{
+  guint w = 0, h = 0;
+  GstElement *pipeline;
+  gchar *desc;
+
+  sscanf (name[2], "%ux%u", &w, &h);
+  desc = g_strdup_printf ("videotestsrc num-buffers=1 pattern=snow ! "
+      "video/x-raw,format=%s,width=%u,height=%u ! %s name=tuned ! "
+      "fakesink", name[1], w, h, find_spec (name[0]));
+  pipeline = gst_parse_launch_full (desc, NULL, GST_PARSE_FLAG_FATAL_ERRORS,
+      error);
+  g_free (desc);
+  if (!pipeline)
+    return NULL;
+  *el = gst_bin_get_by_name (GST_BIN (pipeline), "tuned");
+  if (t->device)
+    g_object_set (*el, "device", t->device, NULL);
+  return pipeline;
+}
+
 /* Runs the one-frame pipeline of case @name to EOS or ERROR and adds its
  * row, from the element's "clfilters-tuning" message. */
 static gboolean
 run_case (Tune * t, gchar ** name, GError ** error)
 {
-  const gchar *element = find_spec (name[0]);
-  GstElement *pipeline, *el;
+  GstElement *pipeline, *el = NULL;
   GstStructure *tuning = NULL;
-  gchar *desc;
   gboolean done = FALSE, ok = FALSE, warned = FALSE;
-  guint w = 0, h = 0;
-  GstClockTime timeout;
+  GstClockTime timeout = t->sweep ? SWEEP_TIMEOUT : CASE_TIMEOUT;
   GstBus *bus;
 
-  sscanf (name[2], "%ux%u", &w, &h);
-  desc = g_strdup_printf ("videotestsrc num-buffers=1 pattern=snow ! "
-      "video/x-raw,format=%s,width=%u,height=%u ! %s name=tuned ! "
-      "fakesink", name[1], w, h, element);
-  pipeline = gst_parse_launch_full (desc, NULL, GST_PARSE_FLAG_FATAL_ERRORS,
-      error);
-  g_free (desc);
-  if (!pipeline)
+  if (!(pipeline = case_pipeline (t, name, &el, error)))
     return FALSE;
-  el = gst_bin_get_by_name (GST_BIN (pipeline), "tuned");
-  if (t->device)
-    g_object_set (el, "device", t->device, NULL);
   bus = gst_element_get_bus (pipeline);
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  timeout = t->sweep ? SWEEP_TIMEOUT : CASE_TIMEOUT;
   while (!done) {
     GstMessage *msg = gst_bus_timed_pop_filtered (bus, timeout,
         GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_WARNING |
         GST_MESSAGE_ELEMENT);
-    GError *err = NULL;
-    gchar *dbg = NULL;
-
     if (!msg) {
       g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
           "no EOS within %u s", (guint) (timeout / GST_SECOND));
       break;
     }
-    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT
-        && GST_MESSAGE_SRC (msg) == GST_OBJECT (el)
-        && gst_message_has_name (msg, "clfilters-tuning")) {
-      g_clear_pointer (&tuning, gst_structure_free);
-      tuning = gst_structure_copy (gst_message_get_structure (msg));
-      GST_DEBUG ("%" GST_PTR_FORMAT, tuning);
-    } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING) {
-      /* the element warns when it cannot measure */
-      warned |= GST_MESSAGE_SRC (msg) == GST_OBJECT (el);
-      gst_message_parse_warning (msg, &err, &dbg);
-      g_printerr ("gst-cl-tune: %s %s %s: warning: %s (%s)\n", name[0],
-          name[1], name[2], err->message, dbg ? dbg : "");
-    } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-      gst_message_parse_error (msg, &err, &dbg);
-      g_set_error (error, err->domain, err->code, "%s (%s)", err->message,
-          dbg ? dbg : "");
-      done = TRUE;
-    } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS) {
-      done = ok = TRUE;
-    }
-    g_clear_error (&err);
-    g_free (dbg);
+    done = case_message (msg, el, name, &tuning, &warned, &ok, error);
     gst_message_unref (msg);
   }
 
@@ -336,6 +357,38 @@ print_report (Tune * t)
         (CLOSE_ENOUGH - 1) * 100, t->worst, t->worst_case);
 }
 
+/* Every case of the lists, a row each in the table (after its header) */
+static void
+run_cases (Tune * t, gchar ** el_list, gchar ** fmt_list, gchar ** size_list,
+    guint total)
+{
+  gchar **e, **f, **s;
+  GError *err = NULL;
+  guint c, done = 0;
+
+  /* the header row, and in markdown the alignment row */
+  t->table = g_string_new (NULL);
+  for (c = 0; c < N_COLUMNS (t); c++)
+    cell (t, c, g_strdup (columns[c].title));
+  for (c = 0; t->markdown && c <= N_COLUMNS (t); c++)
+    g_string_append (t->table, c == N_COLUMNS (t) ? "|\n" :
+        columns[c].width > 0 ? "|---:" : "|---");
+  for (e = el_list; *e; e++)
+    for (f = fmt_list; *f; f++)
+      for (s = size_list; *s; s++) {
+        gchar *name[4] = { *e, *f, *s, NULL };
+
+        g_printerr ("[%u/%u] %s %s %s\n", ++done, total, *e, *f, *s);
+        if (!run_case (t, name, &err)) {
+          g_printerr ("gst-cl-tune: %s %s %s failed: %s\n", *e, *f, *s,
+              err->message);
+          g_clear_error (&err);
+          add_row (t, name, NULL, "failed");
+          t->failed++;
+        }
+      }
+}
+
 static gboolean
 size_ok (const gchar * s)
 {
@@ -344,6 +397,25 @@ size_ok (const gchar * s)
 
   return sscanf (s, "%ux%u%c", &w, &h, &tail) == 2 && w > 0 && h > 0 &&
       w <= 32768 && h <= 32768 && (guint64) w * h >= MIN_PIXELS;
+}
+
+/* what is wrong with the lists of the options, or NULL */
+static const gchar *
+check_lists (gchar ** el_list, gchar ** fmt_list, gchar ** size_list)
+{
+  gchar **e, **f, **s;
+
+  for (e = el_list; *e; e++)
+    if (!find_spec (*e))
+      return "unknown element in --elements";
+  for (f = fmt_list; *f; f++)
+    if (gst_video_format_from_string (*f) == GST_VIDEO_FORMAT_UNKNOWN)
+      return "unknown format in --formats";
+  for (s = size_list; *s; s++)
+    if (!size_ok (*s))
+      return "bad size in --sizes (WxH, at least 256x256 pixels: smaller "
+          "frames are never tuned)";
+  return NULL;
 }
 
 static int
@@ -360,7 +432,8 @@ int
 main (int argc, char **argv)
 {
   gchar *elements = NULL, *formats = NULL, *sizes = NULL;
-  gchar **el_list, **fmt_list, **size_list, **e, **f, **s;
+  gchar **el_list, **fmt_list, **size_list;
+  const gchar *why;
   Tune t = { 0, };
   GError *err = NULL;
   GOptionEntry entries[] = {
@@ -379,7 +452,7 @@ main (int argc, char **argv)
   };
   GOptionContext *ctx = g_option_context_new ("- tune the clfilters "
       "kernels for an OpenCL device");
-  guint total, done = 0, c;
+  guint total;
 
   g_option_context_set_summary (ctx, "Measures the work decomposition of "
       "each element, format and size on the device, stores the fastest (as "
@@ -402,16 +475,8 @@ main (int argc, char **argv)
       "clgaussian,clgaussian-r7,cllaplace,clhistogram", ",", -1);
   fmt_list = g_strsplit (formats ? formats : "GRAY8,RGBA,NV12", ",", -1);
   size_list = g_strsplit (sizes ? sizes : "1920x1080,3840x2160", ",", -1);
-  for (e = el_list; *e; e++)
-    if (!find_spec (*e))
-      return usage (ctx, "unknown element in --elements");
-  for (f = fmt_list; *f; f++)
-    if (gst_video_format_from_string (*f) == GST_VIDEO_FORMAT_UNKNOWN)
-      return usage (ctx, "unknown format in --formats");
-  for (s = size_list; *s; s++)
-    if (!size_ok (*s))
-      return usage (ctx, "bad size in --sizes (WxH, at least 256x256 "
-          "pixels: smaller frames are never tuned)");
+  if ((why = check_lists (el_list, fmt_list, size_list)))
+    return usage (ctx, why);
   total = g_strv_length (el_list) * g_strv_length (fmt_list) *
       g_strv_length (size_list);
   if (total == 0)
@@ -424,27 +489,7 @@ main (int argc, char **argv)
   else
     g_setenv ("GST_CL_TUNE", t.sweep ? "sweep" : "force", TRUE);
 
-  /* the header row, and in markdown the alignment row */
-  t.table = g_string_new (NULL);
-  for (c = 0; c < N_COLUMNS (&t); c++)
-    cell (&t, c, g_strdup (columns[c].title));
-  for (c = 0; t.markdown && c <= N_COLUMNS (&t); c++)
-    g_string_append (t.table, c == N_COLUMNS (&t) ? "|\n" :
-        columns[c].width > 0 ? "|---:" : "|---");
-  for (e = el_list; *e; e++)
-    for (f = fmt_list; *f; f++)
-      for (s = size_list; *s; s++) {
-        gchar *name[4] = { *e, *f, *s, NULL };
-
-        g_printerr ("[%u/%u] %s %s %s\n", ++done, total, *e, *f, *s);
-        if (!run_case (&t, name, &err)) {
-          g_printerr ("gst-cl-tune: %s %s %s failed: %s\n", *e, *f, *s,
-              err->message);
-          g_clear_error (&err);
-          add_row (&t, name, NULL, "failed");
-          t.failed++;
-        }
-      }
+  run_cases (&t, el_list, fmt_list, size_list, total);
   print_report (&t);
 
   g_string_free (t.table, TRUE);

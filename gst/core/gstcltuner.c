@@ -456,6 +456,55 @@ sweep (Search * s, GPtrArray * out, const GstClDecomposition * chosen,
   return TRUE;
 }
 
+/* The search from the defaults: @s set up; *@best the tuning found, with
+ * its time and the defaults' */
+static gboolean
+search (Search * s, const GstClDecomposition * fixed,
+    GstClDecomposition * best, gdouble * best_ms, gdouble * default_ms,
+    GError ** error)
+{
+  GstClDecomposition defaults = { 0, };
+  GError *err = NULL;
+
+  /* One run of the defaults before the clock starts: POCL compiles a
+   * kernel on its first launch, which the first frame pays with or without
+   * tuning; counted in the budget, it left no time to search. With the
+   * explicit properties, as measure() runs it. */
+  gst_cl_tuning_merge (fixed, &defaults, best);
+  if (!s->run (best, 1, default_ms, s->user_data, &err)) {
+    GST_INFO ("the defaults' first run failed: %s", err->message);
+    g_clear_error (&err);
+  }
+  s->start = g_get_monotonic_time ();
+  s->deadline = s->start + GST_CL_TUNER_BUDGET_US;
+  s->reps = MIN_REPS;
+  if (!measure (s, &defaults, -1, s->reps, default_ms, error))
+    return FALSE;
+  if (*default_ms < 0) {
+    g_set_error (error, GST_CL_ERROR, GST_CL_ERROR_FAILED,
+        "the default tuning cannot run");
+    return FALSE;
+  }
+  if (*default_ms > 0)
+    s->reps = CLAMP ((guint) (TARGET_MS / *default_ms), MIN_REPS, MAX_REPS);
+  s->deadline -= search_reserve_us (s, *default_ms);
+  *best = defaults;
+  *best_ms = *default_ms;
+  if (!descend (s, best, best_ms, error) || !grid (s, best, best_ms, error))
+    return FALSE;
+  /* The other shape is not searched: it measured several times slower on
+   * each device class (docs/tuning.md), and POCL compiles tiles anew for
+   * each work-group size: the budget would go to a compiler. kernel-shape
+   * set on the element searches that shape instead. Nothing to confirm
+   * when the defaults stayed best. */
+  if (same (s, best, &defaults)) {
+    *best = defaults;
+    *best_ms = *default_ms;
+    return TRUE;
+  }
+  return confirm (s, best, best_ms, &defaults, default_ms, error);
+}
+
 /**
  * gst_cl_tuner_tune:
  * @fixed: the explicit tuning properties (not searched)
@@ -475,8 +524,7 @@ gst_cl_tuner_tune (GstClDevice * device, const gchar * case_key,
     GstClTuneFields tiles_fields, GstClTunerMode mode, GstClTunerRun run,
     gpointer user_data, GstClTunerReport * report, GError ** error)
 {
-  GstClTuneStore *store;
-  GstClDecomposition defaults = { 0, }, best;
+  GstClDecomposition best;
   gdouble best_ms, default_ms;
   GError *err = NULL;
   Search s = { 0, };
@@ -484,58 +532,14 @@ gst_cl_tuner_tune (GstClDevice * device, const gchar * case_key,
 
   init_debug ();
   memset (report, 0, sizeof (*report));
-  store = device_store (device);
-
   s.device = device;
   s.fixed = *fixed;
   s.tiles_fields = tiles_fields;
   s.run = run;
   s.user_data = user_data;
   s.tried = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-
-  /* One run of the defaults before the clock starts: POCL compiles a
-   * kernel on its first launch (1.3-1.5 s for cllaplace on the 16-core
-   * Xeon through POCL 5.0), which the first frame pays with or without
-   * tuning; counted in the budget, it left no time to search. With the
-   * explicit properties, as measure() runs it. */
-  gst_cl_tuning_merge (fixed, &defaults, &best);
-  if (!run (&best, 1, &default_ms, user_data, &err)) {
-    GST_INFO ("the defaults' first run failed: %s", err->message);
-    g_clear_error (&err);
-  }
-  s.start = g_get_monotonic_time ();
-  s.deadline = s.start + GST_CL_TUNER_BUDGET_US;
-
-  s.reps = MIN_REPS;
-  if (!measure (&s, &defaults, -1, s.reps, &default_ms, error))
+  if (!search (&s, fixed, &best, &best_ms, &default_ms, error))
     goto done;
-  if (default_ms > 0)
-    s.reps = CLAMP ((guint) (TARGET_MS / default_ms), MIN_REPS, MAX_REPS);
-  if (default_ms < 0) {
-    g_set_error (error, GST_CL_ERROR, GST_CL_ERROR_FAILED,
-        "the default tuning cannot run");
-    goto done;
-  }
-  s.deadline -= search_reserve_us (&s, default_ms);
-  best = defaults;
-  best_ms = default_ms;
-  if (!descend (&s, &best, &best_ms, error)
-      || !grid (&s, &best, &best_ms, error))
-    goto done;
-  /* The other shape is not searched: tiles on CPUs took 5-10x the time
-   * of strips on POCL 3.1 and 5.0, strips on GPUs 20-200x that of tiles
-   * (docs/tuning.md), and POCL compiles tiles anew for each work-group
-   * size, for up to 2 s on first use: the budget would go to a compiler.
-   * kernel-shape set on the element searches that shape instead. */
-  /* nothing to confirm when the defaults stayed best */
-  if (!same (&s, &best, &defaults) &&
-      !confirm (&s, &best, &best_ms, &defaults, &default_ms, error))
-    goto done;
-  if (same (&s, &best, &defaults)) {
-    best = defaults;
-    best_ms = default_ms;
-  }
-
   /* stored with its shape resolved, so that the report names it */
   if (best.shape == GST_CL_KERNEL_SHAPE_AUTO)
     best.shape = gst_cl_tuning_uses_strips (&best, device) ?
@@ -549,8 +553,8 @@ gst_cl_tuner_tune (GstClDevice * device, const gchar * case_key,
   GST_INFO ("%s: %u candidates in %.0f ms, %.4f ms against %.4f ms with the "
       "defaults", case_key, s.measured, report->elapsed_ms, best_ms,
       default_ms);
-  if (!gst_cl_tune_store_save (store, case_key, source_sum, &report->entry,
-          &err)) {
+  if (!gst_cl_tune_store_save (device_store (device), case_key, source_sum,
+          &report->entry, &err)) {
     /* the choice is used anyway; it will be measured again next time */
     GST_WARNING ("could not store the tuning of %s: %s", case_key,
         err->message);
