@@ -70,6 +70,7 @@
 #endif
 
 #include "gstclhistogram.h"
+#include "gstclhistogramstats.h"
 #include "gstclkernels.h"
 
 #include <math.h>
@@ -102,7 +103,7 @@ enum
 #define HISTOGRAM_META "GstClHistogramMeta"
 
 
-#define N_SLOTS 4               /* luma, red, green, blue */
+#define N_SLOTS GST_CL_HISTOGRAM_SLOTS     /* luma, red, green, blue */
 #define PAIR_TABLE_SIZE 65536   /* counters per work-item in histogram_pairs */
 #define MAX_PAIR_UNITS 64       /* above: plain counting (histogram_strips) */
 #define MAX_HOST_UNITS 64       /* above: partials added on the device */
@@ -143,9 +144,6 @@ typedef struct
 #define DEEP_REDUCE_SPAN 64     /* 16-level vectors per reduce work-item */
 #define DEEP_LOCAL_BYTES 32768  /* tiles: local tables up to this size (2^10
                                  * and 2^12 levels), else global atomics */
-static const gchar *const slot_names[N_SLOTS] = { "luma", "red", "green",
-  "blue"
-};
 
 struct _GstClHistogram
 {
@@ -281,7 +279,6 @@ reset_interval (GstClHistogram * self)
 static void
 ensure_depth (GstClHistogram * self, guint depth)
 {
-  guint v, levels = 1u << depth;
 
   if (self->counts && self->depth == depth)
     return;
@@ -289,29 +286,7 @@ ensure_depth (GstClHistogram * self, guint depth)
   g_free (self->log_table);
   self->depth = depth;
   self->counts = g_new (guint64, (gsize) N_SLOTS << depth);
-  self->log_table = g_new (gdouble, levels);
-  /* the same expression as the statistics always used for 8 bits
-   * (v / 255.0), so that their values stay identical */
-  for (v = 0; v < levels; v++)
-    self->log_table[v] = log (0.001 + v / (gdouble) (levels - 1));
-}
-
-static void
-append_uint (GValue * array, guint v)
-{
-  GValue val = G_VALUE_INIT;
-  g_value_init (&val, G_TYPE_UINT);
-  g_value_set_uint (&val, v);
-  gst_value_array_append_and_take_value (array, &val);
-}
-
-static void
-append_double (GValue * array, gdouble v)
-{
-  GValue val = G_VALUE_INIT;
-  g_value_init (&val, G_TYPE_DOUBLE);
-  g_value_set_double (&val, v);
-  gst_value_array_append_and_take_value (array, &val);
+  self->log_table = gst_cl_histogram_log_table (depth);
 }
 
 static gboolean
@@ -321,168 +296,17 @@ copy_field (GQuark field, const GValue * value, gpointer dest)
   return TRUE;
 }
 
-/* The statistics of one slot's counts. */
-typedef struct
-{
-  guint min, max, median, low, high;
-  gdouble mean, variance, log_average;
-} SlotStats;
-
-/**
- * slot_stats:
- * @c: counts of 2^@depth levels, summing to @n
- * @log_table: ln (0.001 + v / (2^@depth - 1)) for each level
- *
- * Exact levels and double statistics of @c, in @depth-bit levels. Only
- * the range of levels present is scanned (natural content of 16-bit
- * formats spans a fraction of the 65536 levels). The sums run in the
- * order and with the expressions the 8-bit statistics always had, so
- * that their values stay identical.
- */
-static void
-slot_stats (const guint64 * c, guint depth, const gdouble * log_table,
-    guint64 n, gdouble low, gdouble high, SlotStats * st)
-{
-  const guint levels = 1u << depth;
-  const gdouble pct[3] = { 50.0, low, high };
-  guint res[3], v, k, lo, hi, pending = 0;
-  guint64 sum = 0, cum = 0;
-  gdouble sq = 0, logsum = 0;
-
-  memset (st, 0, sizeof (*st));
-  for (lo = 0; lo < levels && !c[lo]; lo++);
-  if (lo == levels) {
-    /* nothing counted: every level 0, as an empty 256-level scan gave */
-    return;
-  }
-  for (hi = levels - 1; !c[hi]; hi--);
-  st->min = lo;
-  st->max = hi;
-
-  for (v = lo; v <= hi; v++) {
-    if (!c[v])
-      continue;
-    sum += c[v] * v;
-    logsum += (gdouble) c[v] * log_table[v];
-  }
-  if (n > 0) {
-    st->mean = (gdouble) sum / n;
-    for (v = lo; v <= hi; v++)
-      if (c[v])
-        sq += (gdouble) c[v] * (v - st->mean) * (v - st->mean);
-    st->variance = sq / n;
-    st->log_average = exp (logsum / n);
-  }
-
-  /* the smallest level whose cumulative count reaches pct % of n: level
-   * 0 when the target is 0 (the cumulative count of level 0 reaches it),
-   * else a level present; the three in one pass */
-  for (k = 0; k < 3; k++) {
-    res[k] = levels - 1;
-    if (pct[k] * (gdouble) n <= 0)
-      res[k] = 0;
-    else
-      pending |= 1u << k;
-  }
-  for (v = lo; v <= hi && pending; v++) {
-    if (!c[v])
-      continue;
-    cum += c[v];
-    for (k = 0; k < 3; k++)
-      if ((pending & (1u << k)) && (gdouble) cum * 100.0 >= pct[k] *
-          (gdouble) n) {
-        res[k] = v;
-        pending &= ~(1u << k);
-      }
-  }
-  st->median = res[0];
-  st->low = res[1];
-  st->high = res[2];
-}
-
+/* The message of the interval accumulated so far */
 static GstStructure *
 build_structure (GstClHistogram * self, guint bins, gdouble low, gdouble high)
 {
-  GValue names = G_VALUE_INIT, hists = G_VALUE_INIT;
-  GValue vmin = G_VALUE_INIT, vmax = G_VALUE_INIT, vmed = G_VALUE_INIT;
-  GValue vlow = G_VALUE_INIT, vhigh = G_VALUE_INIT, vmean = G_VALUE_INIT;
-  GValue vvar = G_VALUE_INIT, vlog = G_VALUE_INIT;
-  GValue *arrays[] = { &names, &hists, &vmin, &vmax, &vmed, &vlow, &vhigh,
-    &vmean, &vvar, &vlog
+  GstClHistogramInterval iv = {
+    self->depth, self->counts, self->log_table, self->want, self->frames,
+    self->pixels, self->start, self->start_stream, self->start_running,
+    self->end
   };
-  const guint depth = self->depth;
-  GstClockTime duration = GST_CLOCK_TIME_NONE;
-  guint64 *binned = g_new (guint64, bins);
-  GstStructure *s;
-  guint slot, i;
 
-  for (i = 0; i < G_N_ELEMENTS (arrays); i++)
-    g_value_init (arrays[i], GST_TYPE_ARRAY);
-
-  for (slot = 0; slot < N_SLOTS; slot++) {
-    const guint64 *c = self->counts + ((gsize) slot << depth);
-    GValue name = G_VALUE_INIT, hist = G_VALUE_INIT;
-    SlotStats st;
-    guint v;
-
-    if (!(self->want & (1u << slot)))
-      continue;
-    g_value_init (&name, G_TYPE_STRING);
-    g_value_set_static_string (&name, slot_names[slot]);
-    gst_value_array_append_and_take_value (&names, &name);
-
-    slot_stats (c, depth, self->log_table, self->pixels, low, high, &st);
-
-    /* bin i counts the levels v with floor (v * bins / 2^depth) = i */
-    memset (binned, 0, bins * sizeof (guint64));
-    if (self->pixels > 0)
-      for (v = st.min; v <= st.max; v++)
-        binned[((guint64) v * bins) >> depth] += c[v];
-    g_value_init (&hist, GST_TYPE_ARRAY);
-    for (i = 0; i < bins; i++) {
-      GValue cnt = G_VALUE_INIT;
-      g_value_init (&cnt, G_TYPE_UINT64);
-      g_value_set_uint64 (&cnt, binned[i]);
-      gst_value_array_append_and_take_value (&hist, &cnt);
-    }
-    gst_value_array_append_and_take_value (&hists, &hist);
-
-    append_uint (&vmin, st.min);
-    append_uint (&vmax, st.max);
-    append_uint (&vmed, st.median);
-    append_uint (&vlow, st.low);
-    append_uint (&vhigh, st.high);
-    append_double (&vmean, st.mean);
-    append_double (&vvar, st.variance);
-    append_double (&vlog, st.log_average);
-  }
-  g_free (binned);
-
-  if (GST_CLOCK_TIME_IS_VALID (self->start) &&
-      GST_CLOCK_TIME_IS_VALID (self->end) && self->end >= self->start)
-    duration = self->end - self->start;
-
-  s = gst_structure_new ("clhistogram",
-      "timestamp", G_TYPE_UINT64, (guint64) self->start,
-      "stream-time", G_TYPE_UINT64, (guint64) self->start_stream,
-      "running-time", G_TYPE_UINT64, (guint64) self->start_running,
-      "duration", G_TYPE_UINT64, (guint64) duration,
-      "frames", G_TYPE_UINT, self->frames,
-      "pixels", G_TYPE_UINT64, self->pixels,
-      "bins", G_TYPE_UINT, bins, NULL);
-  gst_structure_take_value (s, "channels", &names);
-  gst_structure_take_value (s, "histogram", &hists);
-  gst_structure_take_value (s, "min", &vmin);
-  gst_structure_take_value (s, "max", &vmax);
-  gst_structure_take_value (s, "median", &vmed);
-  gst_structure_take_value (s, "low", &vlow);
-  gst_structure_take_value (s, "high", &vhigh);
-  gst_structure_take_value (s, "mean", &vmean);
-  gst_structure_take_value (s, "variance", &vvar);
-  gst_structure_take_value (s, "log-average", &vlog);
-  /* the bits of the levels above: 8, or the format's depth */
-  gst_structure_set (s, "depth", G_TYPE_UINT, depth, NULL);
-  return s;
+  return gst_cl_histogram_interval_structure (&iv, bins, low, high);
 }
 
 /* Attaches @s to @buffer (writable) as a GstClHistogramMeta. */
