@@ -41,6 +41,73 @@
       h[3 * 512 + (k) + b_] += (n);                                     \
   } while (0)
 
+/* rows y0 to y1, samples x0 to x1, of one-byte pixels into the
+ * GRAY_COPIES copies of h */
+static inline void
+strips_count_gray (uint * h, __global const uchar * src, int stride, int x0,
+    int x1, int y0, int y1)
+{
+  for (int y = y0; y < y1; y++) {
+    const __global uchar *row = src + (size_t) y * stride;
+    int x = x0;
+    for (; x + 16 <= x1; x += 16) {
+      const uchar16 v = LOAD_UC16 (row + x);
+      const ulong2 w = as_ulong2 (v);
+      if (w.s0 == w.s1 && w.s0 == (w.s0 & 0xff) * 0x0101010101010101ul) {
+        /* sixteen equal pixels */
+        h[v.s0] += 16;
+        continue;
+      }
+      h[0 * 256 + v.s0]++; h[1 * 256 + v.s1]++;
+      h[2 * 256 + v.s2]++; h[3 * 256 + v.s3]++;
+      h[4 * 256 + v.s4]++; h[5 * 256 + v.s5]++;
+      h[6 * 256 + v.s6]++; h[7 * 256 + v.s7]++;
+      h[0 * 256 + v.s8]++; h[1 * 256 + v.s9]++;
+      h[2 * 256 + v.sa]++; h[3 * 256 + v.sb]++;
+      h[4 * 256 + v.sc]++; h[5 * 256 + v.sd]++;
+      h[6 * 256 + v.se]++; h[7 * 256 + v.sf]++;
+    }
+    for (; x < x1; x++)
+      h[row[x]]++;
+  }
+}
+
+/* the same for packed pixels of `step` bytes, into the RGB_COPIES copies of
+ * each wanted slot's table */
+static inline void
+strips_count_packed (uint * h, __global const uchar * src, int stride,
+    int x0, int x1, int y0, int y1, int step, int r_off, int g_off,
+    int b_off, int want)
+{
+  for (int y = y0; y < y1; y++) {
+    const __global uchar *row = src + (size_t) y * stride;
+    int k = 0;
+    int x = x0;
+    /* sixteen equal 4-byte pixels (flat areas: borders, sky, a frozen
+     * frame) count as one pixel sixteen times: without it a flat frame
+     * increments the same two counters, each increment waiting for the
+     * one before */
+    if (step == 4) {
+      for (; x + 64 <= x1; x += 64) {
+        const uint4 a = as_uint4 (LOAD_UC16 (row + x));
+        const uint4 b = as_uint4 (LOAD_UC16 (row + x + 16));
+        const uint4 c = as_uint4 (LOAD_UC16 (row + x + 32));
+        const uint4 d = as_uint4 (LOAD_UC16 (row + x + 48));
+        const uint4 same = (uint4) (a.x);
+        if (all ((a == same) & (b == same) & (c == same) & (d == same))) {
+          COUNT_PIXEL (row + x, k, 16);
+          k ^= 256;
+          continue;
+        }
+        for (int i = 0; i < 64; i += 4, k ^= 256)
+          COUNT_PIXEL (row + x + i, k, 1);
+      }
+    }
+    for (; x < x1; x += step, k ^= 256)
+      COUNT_PIXEL (row + x, k, 1);
+  }
+}
+
 __kernel void
 histogram_strips (__global const uchar * src, int stride, int units,
     int height, int step, int r_off, int g_off, int b_off, int want,
@@ -56,59 +123,11 @@ histogram_strips (__global const uchar * src, int stride, int units,
     return;
 
   if (gst_cl_work_rect (units, height, chunk, rows, &x0, &x1, &y0, &y1)) {
-    if (step == 1) {
-      for (int y = y0; y < y1; y++) {
-        const __global uchar *row = src + (size_t) y * stride;
-        int x = x0;
-        for (; x + 16 <= x1; x += 16) {
-          const uchar16 v = LOAD_UC16 (row + x);
-          const ulong2 w = as_ulong2 (v);
-          if (w.s0 == w.s1 && w.s0 == (w.s0 & 0xff) * 0x0101010101010101ul) {
-            /* sixteen equal pixels */
-            h[v.s0] += 16;
-            continue;
-          }
-          h[0 * 256 + v.s0]++; h[1 * 256 + v.s1]++;
-          h[2 * 256 + v.s2]++; h[3 * 256 + v.s3]++;
-          h[4 * 256 + v.s4]++; h[5 * 256 + v.s5]++;
-          h[6 * 256 + v.s6]++; h[7 * 256 + v.s7]++;
-          h[0 * 256 + v.s8]++; h[1 * 256 + v.s9]++;
-          h[2 * 256 + v.sa]++; h[3 * 256 + v.sb]++;
-          h[4 * 256 + v.sc]++; h[5 * 256 + v.sd]++;
-          h[6 * 256 + v.se]++; h[7 * 256 + v.sf]++;
-        }
-        for (; x < x1; x++)
-          h[row[x]]++;
-      }
-    } else {
-      for (int y = y0; y < y1; y++) {
-        const __global uchar *row = src + (size_t) y * stride;
-        int k = 0;
-        int x = x0;
-        /* sixteen equal 4-byte pixels (flat areas: borders, sky, a frozen
-         * frame) count as one pixel sixteen times: without it a flat frame
-         * increments the same two counters, each increment waiting for
-         * the one before */
-        if (step == 4) {
-          for (; x + 64 <= x1; x += 64) {
-            const uint4 a = as_uint4 (LOAD_UC16 (row + x));
-            const uint4 b = as_uint4 (LOAD_UC16 (row + x + 16));
-            const uint4 c = as_uint4 (LOAD_UC16 (row + x + 32));
-            const uint4 d = as_uint4 (LOAD_UC16 (row + x + 48));
-            const uint4 same = (uint4) (a.x);
-            if (all ((a == same) & (b == same) & (c == same) & (d == same))) {
-              COUNT_PIXEL (row + x, k, 16);
-              k ^= 256;
-              continue;
-            }
-            for (int i = 0; i < 64; i += 4, k ^= 256)
-              COUNT_PIXEL (row + x + i, k, 1);
-          }
-        }
-        for (; x < x1; x += step, k ^= 256)
-          COUNT_PIXEL (row + x, k, 1);
-      }
-    }
+    if (step == 1)
+      strips_count_gray (h, src, stride, x0, x1, y0, y1);
+    else
+      strips_count_packed (h, src, stride, x0, x1, y0, y1, step, r_off,
+          g_off, b_off, want);
   }
 
   for (int slot = 0; slot < 4; slot++) {
@@ -349,6 +368,81 @@ hist_load_batch (uint4 * v, const __global uchar * src, int stride,
   }
 }
 
+/* histogram_tiles' count in 16-byte vectors: each work-item walks down
+ * its column of vectors, the next batch's loads issued before this batch
+ * is counted; the tail of the rows pixel by pixel */
+static inline void
+tiles_count_vectors (__local uint * my, int copies,
+    __global const uchar * src, int stride, int units, int height, int step,
+    int r_off, int g_off, int b_off, int want, int vectors)
+{
+  const int ys = get_global_size (1);
+
+  for (int x = get_global_id (0) * 16; x < units;
+      x += get_global_size (0) * 16) {
+    if (x + 16 <= units) {
+      uint4 v[TILE_BATCH], n[TILE_BATCH];
+      int y = get_global_id (1);
+      if (y < height)
+        hist_load_batch (v, src, stride, height, y, ys, x, vectors);
+      for (; y < height; y += ys * TILE_BATCH) {
+        const int yn = y + ys * TILE_BATCH;
+        if (yn < height)
+          hist_load_batch (n, src, stride, height, yn, ys, x, vectors);
+#pragma unroll
+        for (int k = 0; k < TILE_BATCH; k++)
+          if (y + k * ys < height)
+            hist_count_vector (my, copies, v[k], step, r_off, g_off,
+                b_off, want);
+#pragma unroll
+        for (int k = 0; k < TILE_BATCH; k++)
+          v[k] = n[k];
+      }
+    } else {
+      for (int y = get_global_id (1); y < height; y += ys) {
+        const __global uchar *row = src + (size_t) y * stride;
+        for (int i = x; i < units; i += step)
+          if (step == 1)
+            atomic_inc (&my[row[i] * copies]);
+          else
+            hist_local_count (my, copies, row[i + r_off], row[i + g_off],
+                row[i + b_off], want, 1u);
+      }
+    }
+  }
+}
+
+/* histogram_tiles' count of rows whose vectors cannot be read: one-byte
+ * pixels four at a time, packed pixels one at a time */
+static inline void
+tiles_count_pixels (__local uint * my, int copies,
+    __global const uchar * src, int stride, int width, int height, int step,
+    int r_off, int g_off, int b_off, int want, int words)
+{
+  for (int y = get_global_id (1); y < height; y += get_global_size (1)) {
+    const __global uchar *row = src + (size_t) y * stride;
+    if (step == 1) {
+      for (int x = get_global_id (0) * 4; x < width;
+          x += get_global_size (0) * 4) {
+        if (x + 4 <= width) {
+          hist_count_word (my, copies, words ?
+              *(const __global uint *) (row + x) :
+              as_uint (vload4 (0, row + x)));
+        } else {
+          for (int i = x; i < width; i++)
+            atomic_inc (&my[row[i] * copies]);
+        }
+      }
+    } else {
+      for (int x = get_global_id (0); x < width; x += get_global_size (0)) {
+        const __global uchar *px = row + (size_t) x * step;
+        hist_local_count (my, copies, px[r_off], px[g_off], px[b_off],
+            want, 1u);
+      }
+    }
+  }
+}
+
 /* With `sixteen` (the host sets it for one-byte and 4-byte pixels on rows
  * of whole 16-byte vectors) a work-item walks down a column of 16-byte
  * vectors, TILE_BATCH rows (get_global_size (1) apart) at a time, and
@@ -379,70 +473,15 @@ histogram_tiles (__global const uchar * src, int stride, int units,
   const int width = units / step;
   const int words = (stride & 3) == 0 && ((size_t) src & 3) == 0;
   const int vectors = (stride & 15) == 0 && ((size_t) src & 15) == 0;
-  const int ys = get_global_size (1);
   __local uint *my = lh + get_local_id (0) % copies;
 
   hist_local_clear (lh, copies, want);
-  if (sixteen) {
-    /* each work-item walks down its column of 16-byte vectors, the next
-     * batch's loads issued before this batch is counted */
-    for (int x = get_global_id (0) * 16; x < units;
-        x += get_global_size (0) * 16) {
-      if (x + 16 <= units) {
-        uint4 v[TILE_BATCH], n[TILE_BATCH];
-        int y = get_global_id (1);
-        if (y < height)
-          hist_load_batch (v, src, stride, height, y, ys, x, vectors);
-        for (; y < height; y += ys * TILE_BATCH) {
-          const int yn = y + ys * TILE_BATCH;
-          if (yn < height)
-            hist_load_batch (n, src, stride, height, yn, ys, x, vectors);
-#pragma unroll
-          for (int k = 0; k < TILE_BATCH; k++)
-            if (y + k * ys < height)
-              hist_count_vector (my, copies, v[k], step, r_off, g_off,
-                  b_off, want);
-#pragma unroll
-          for (int k = 0; k < TILE_BATCH; k++)
-            v[k] = n[k];
-        }
-      } else {
-        /* the tail of the rows: pixels one at a time */
-        for (int y = get_global_id (1); y < height; y += ys) {
-          const __global uchar *row = src + (size_t) y * stride;
-          for (int i = x; i < units; i += step)
-            if (step == 1)
-              atomic_inc (&my[row[i] * copies]);
-            else
-              hist_local_count (my, copies, row[i + r_off], row[i + g_off],
-                  row[i + b_off], want, 1u);
-        }
-      }
-    }
-  } else {
-    for (int y = get_global_id (1); y < height; y += ys) {
-      const __global uchar *row = src + (size_t) y * stride;
-      if (step == 1) {
-        for (int x = get_global_id (0) * 4; x < width;
-            x += get_global_size (0) * 4) {
-          if (x + 4 <= width) {
-            hist_count_word (my, copies, words ?
-                *(const __global uint *) (row + x) :
-                as_uint (vload4 (0, row + x)));
-          } else {
-            for (int i = x; i < width; i++)
-              atomic_inc (&my[row[i] * copies]);
-          }
-        }
-      } else {
-        for (int x = get_global_id (0); x < width; x += get_global_size (0)) {
-          const __global uchar *px = row + (size_t) x * step;
-          hist_local_count (my, copies, px[r_off], px[g_off], px[b_off],
-              want, 1u);
-        }
-      }
-    }
-  }
+  if (sixteen)
+    tiles_count_vectors (my, copies, src, stride, units, height, step,
+        r_off, g_off, b_off, want, vectors);
+  else
+    tiles_count_pixels (my, copies, src, stride, width, height, step, r_off,
+        g_off, b_off, want, words);
   hist_local_add (lh, copies, totals, want);
 }
 
@@ -503,6 +542,95 @@ histogram_image (read_only image2d_t src, int width, int height, int layout,
 /* the packed table of slot `slot` among the slots of `want` */
 #define DEEP_TABLE(want, slot) popcount ((want) & ((1 << (slot)) - 1))
 
+/* histogram_deep_strips' rectangle of one-sample pixels: 16 words at a
+ * time over up to four copies of the table at t */
+static inline void
+deep_count_gray (__global uint * restrict t, int copies, int depth,
+    __global const uchar * restrict src, int stride, int x0, int x1, int y0,
+    int y1, int shift, uint mask)
+{
+  __global uint *t0 = t, *t1 = t + ((size_t) (1 % copies) << depth);
+  __global uint *t2 = t + ((size_t) (2 % copies) << depth);
+  __global uint *t3 = t + ((size_t) (3 % copies) << depth);
+
+  for (int y = y0; y < y1; y++) {
+    const __global ushort *row =
+        (const __global ushort *) (src + (size_t) y * stride);
+    int x = x0;
+    for (; x + 16 <= x1; x += 16) {
+      const ushort16 w = LOAD_US16 (row + x);
+      const ulong4 q = as_ulong4 (w);
+      const ulong rep = (q.s0 & 0xffff) * 0x0001000100010001ul;
+      /* sixteen equal words (flat areas): one addition. Compared as four
+       * 64-bit words: a comparison of 16-lane vectors costs POCL as much
+       * as the counting */
+      if (q.s0 == rep && q.s1 == rep && q.s2 == rep && q.s3 == rep) {
+        t0[(w.s0 >> shift) & mask] += 16;
+        continue;
+      }
+      const ushort16 v = (w >> (ushort16) (shift)) & (ushort16) (mask);
+      t0[v.s0]++; t1[v.s1]++; t2[v.s2]++; t3[v.s3]++;
+      t0[v.s4]++; t1[v.s5]++; t2[v.s6]++; t3[v.s7]++;
+      t0[v.s8]++; t1[v.s9]++; t2[v.sa]++; t3[v.sb]++;
+      t0[v.sc]++; t1[v.sd]++; t2[v.se]++; t3[v.sf]++;
+    }
+    for (; x < x1; x++)
+      t0[(row[x] >> shift) & mask]++;
+  }
+}
+
+/* a run of `run` equal pixels (r, g, b) into the wanted tables */
+static inline void
+deep_add_run (__global uint * tl, __global uint * tr, __global uint * tg,
+    __global uint * tb, int want, uint r, uint g, uint b, uint run)
+{
+  if (want & 1)
+    tl[LUMA (r, g, b)] += run;
+  if (want & 2)
+    tr[r] += run;
+  if (want & 4)
+    tg[g] += run;
+  if (want & 8)
+    tb[b] += run;
+}
+
+/* histogram_deep_strips' rectangle of packed RGB pixels (RGBA64_LE), one
+ * copy per slot: a run of equal pixels is counted once, when it ends */
+static inline void
+deep_count_packed (__global uint * restrict t, int copies, int depth,
+    __global const uchar * restrict src, int stride, int x0, int x1, int y0,
+    int y1, int step, int r_off, int g_off, int b_off, int want, int shift,
+    uint mask)
+{
+  __global uint *tl = t + ((size_t) DEEP_TABLE (want, 0) * copies << depth);
+  __global uint *tr = t + ((size_t) DEEP_TABLE (want, 1) * copies << depth);
+  __global uint *tg = t + ((size_t) DEEP_TABLE (want, 2) * copies << depth);
+  __global uint *tb = t + ((size_t) DEEP_TABLE (want, 3) * copies << depth);
+
+  for (int y = y0; y < y1; y++) {
+    const __global ushort *row =
+        (const __global ushort *) (src + (size_t) y * stride);
+    uint pr = 0, pg = 0, pb = 0, run = 0;
+    for (int x = x0; x < x1; x += step) {
+      const uint r = (row[x + r_off] >> shift) & mask;
+      const uint g = (row[x + g_off] >> shift) & mask;
+      const uint b = (row[x + b_off] >> shift) & mask;
+      if (run && r == pr && g == pg && b == pb) {
+        run++;
+        continue;
+      }
+      if (run)
+        deep_add_run (tl, tr, tg, tb, want, pr, pg, pb, run);
+      pr = r;
+      pg = g;
+      pb = b;
+      run = 1;
+    }
+    if (run)
+      deep_add_run (tl, tr, tg, tb, want, pr, pg, pb, run);
+  }
+}
+
 __kernel void
 histogram_deep_strips (__global const uchar * restrict src, int stride,
     int units, int height, int step, int r_off, int g_off, int b_off,
@@ -525,81 +653,12 @@ histogram_deep_strips (__global const uchar * restrict src, int stride,
     const int x0 = (r % n_cols) * chunk, y0 = (r / n_cols) * rows;
     const int x1 = min (x0 + chunk, units), y1 = min (y0 + rows, height);
 
-    if (step == 1) {
-      __global uint *t0 = t, *t1 = t + ((size_t) (1 % copies) << depth);
-      __global uint *t2 = t + ((size_t) (2 % copies) << depth);
-      __global uint *t3 = t + ((size_t) (3 % copies) << depth);
-      for (int y = y0; y < y1; y++) {
-        const __global ushort *row =
-            (const __global ushort *) (src + (size_t) y * stride);
-        int x = x0;
-        for (; x + 16 <= x1; x += 16) {
-          const ushort16 w = LOAD_US16 (row + x);
-          const ulong4 q = as_ulong4 (w);
-          const ulong rep = (q.s0 & 0xffff) * 0x0001000100010001ul;
-          /* sixteen equal words (flat areas): one addition. Compared as
-           * four 64-bit words: a comparison of 16-lane vectors costs POCL
-           * as much as the counting (0.55 against 0.30 ms for a flat 4K
-           * P010 frame) */
-          if (q.s0 == rep && q.s1 == rep && q.s2 == rep && q.s3 == rep) {
-            t0[(w.s0 >> shift) & mask] += 16;
-            continue;
-          }
-          const ushort16 v = (w >> (ushort16) (shift)) & (ushort16) (mask);
-          t0[v.s0]++; t1[v.s1]++; t2[v.s2]++; t3[v.s3]++;
-          t0[v.s4]++; t1[v.s5]++; t2[v.s6]++; t3[v.s7]++;
-          t0[v.s8]++; t1[v.s9]++; t2[v.sa]++; t3[v.sb]++;
-          t0[v.sc]++; t1[v.sd]++; t2[v.se]++; t3[v.sf]++;
-        }
-        for (; x < x1; x++)
-          t0[(row[x] >> shift) & mask]++;
-      }
-    } else {
-      /* packed RGB pixels (RGBA64_LE), one copy per slot: a run of equal
-       * pixels is counted once, when it ends */
-      __global uint *tl = t + ((size_t) DEEP_TABLE (want, 0) * copies << depth);
-      __global uint *tr = t + ((size_t) DEEP_TABLE (want, 1) * copies << depth);
-      __global uint *tg = t + ((size_t) DEEP_TABLE (want, 2) * copies << depth);
-      __global uint *tb = t + ((size_t) DEEP_TABLE (want, 3) * copies << depth);
-      for (int y = y0; y < y1; y++) {
-        const __global ushort *row =
-            (const __global ushort *) (src + (size_t) y * stride);
-        uint pr = 0, pg = 0, pb = 0, run = 0;
-        for (int x = x0; x < x1; x += step) {
-          const uint r = (row[x + r_off] >> shift) & mask;
-          const uint g = (row[x + g_off] >> shift) & mask;
-          const uint b = (row[x + b_off] >> shift) & mask;
-          if (run && r == pr && g == pg && b == pb) {
-            run++;
-            continue;
-          }
-          if (run) {
-            if (want & 1)
-              tl[LUMA (pr, pg, pb)] += run;
-            if (want & 2)
-              tr[pr] += run;
-            if (want & 4)
-              tg[pg] += run;
-            if (want & 8)
-              tb[pb] += run;
-          }
-          pr = r;
-          pg = g;
-          pb = b;
-          run = 1;
-        }
-        if (run) {
-          if (want & 1)
-            tl[LUMA (pr, pg, pb)] += run;
-          if (want & 2)
-            tr[pr] += run;
-          if (want & 4)
-            tg[pg] += run;
-          if (want & 8)
-            tb[pb] += run;
-        }
-      }
-    }
+    if (step == 1)
+      deep_count_gray (t, copies, depth, src, stride, x0, x1, y0, y1, shift,
+          mask);
+    else
+      deep_count_packed (t, copies, depth, src, stride, x0, x1, y0, y1, step,
+          r_off, g_off, b_off, want, shift, mask);
   }
 }
 
