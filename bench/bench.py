@@ -625,7 +625,7 @@ def checks(cfgs, res):
             out.append(f'| {c.label} {c.fmt}: 4K / 1080p '
                        f'| {r:.2f}{ref} | <= 4.4 | {"ok" if r <= 4.4 else "**FAIL**"} |')
     # formats of more than 8 bits: P010_10LE 4K at most 2.2x NV12 4K (twice
-    # the bytes; issue 16)
+    # the bytes; docs/performance.md, "Formats of more than 8 bits")
     for c in cfgs:
         if c.size != '4k' or c.fmt != 'P010_10LE' or not c.ours:
             continue

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* cpubound: what plain C reaches on this CPU without OpenCL, on the frames
  * and the rotation the benchmark uses (1080p GRAY8, 8 frames). It gives the
- * CPU goals of docs/performance.md a yardstick: memcpy (the floor), a read
+ * CPU figures of docs/performance.md a yardstick: memcpy (the floor), a read
  * of every byte, the best histogram loops we know and a 3x3 binomial blur
  * compiled by the C compiler, on one thread and split over two threads that
  * wait on a barrier for each frame (as POCL's workers wait for a kernel).

@@ -51,7 +51,7 @@ static const Case cases[] = {
   {"cllaplace", "RGB"}, {"cllaplace", "RGBA"}, {"cllaplace mode=edges", "RGB"},
   {"clhistogram", "GRAY8"}, {"clhistogram", "I420"},
   {"clhistogram", "RGBA"}, {"clhistogram channels=all", "RGBA"},
-  /* 10 bits against 8 (issue 16): P010_10LE has twice NV12's bytes */
+  /* 10 bits against 8: P010_10LE has twice NV12's bytes */
   {"clgaussian", "NV12"}, {"clgaussian", "P010_10LE"},
   {"clgaussian radius=7", "NV12"}, {"clgaussian radius=7", "P010_10LE"},
   {"cllaplace", "NV12"}, {"cllaplace", "P010_10LE"},
@@ -311,7 +311,7 @@ typedef struct
  * device allows: one 16-byte vector per work-item (a grid of them), and a
  * sum of 16-byte vectors, each item striding over the buffer, one atomic
  * add per work-group. What the filters' kernels are measured against
- * (docs/performance.md, "GPU kernels against the device's copy"). */
+ * (bench/results/performance-history.md, "GPU kernels against the device's copy"). */
 static const char *floor_source =
     "__kernel void copy16 (__global const uint4 * s, __global uint4 * d)\n"
     "{ size_t i = get_global_id (0); d[i] = s[i]; }\n"
@@ -567,7 +567,7 @@ measure_floors (const gchar * sel, gsize size, Floors * f)
 }
 
 /* The kernel floors for @size bytes (a case's first plane: the copy of
- * the same bytes, issue 15), into @f's kernel fields. Copies of a smaller
+ * the same bytes), into @f's kernel fields. Copies of a smaller
  * plane reach less bandwidth (a 4K GRAY8 plane, 8.3 MB, about 80 % of a
  * 4K RGBA frame's on an H100: the ramp of a launch weighs more), so each
  * case is held to its own. */

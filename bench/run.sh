@@ -9,9 +9,19 @@
 # elements and the peers (bench/bench.py) and prints markdown tables.
 #     bench/run.sh --chains [chainbench options]   chains of elements between
 #                  system-memory neighbours (bench/chainbench.c)
+#     --save NAME  (first argument, before --chains) also writes the report
+#                  to bench/results/NAME.md (chains: NAME.txt)
 # Not part of the test suite. Method: docs/performance.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+save=""
+if [ "${1:-}" = "--save" ]; then
+  [ -n "${2:-}" ] || { echo "bench: --save needs a NAME" >&2; exit 2; }
+  save="$2"
+  shift 2
+  mkdir -p bench/results
+fi
 
 scripts/setup.sh >&2
 
@@ -35,7 +45,14 @@ if [ "${1:-}" = "--chains" ]; then
   # chains of elements between system-memory neighbours against the pinned
   # transfer and memcpy floors (bench/chainbench.c, docs/performance.md)
   shift
+  if [ -n "$save" ]; then
+    build/bench/chainbench "$@" | tee "bench/results/$save.txt"
+    exit "${PIPESTATUS[0]}"
+  fi
   exec build/bench/chainbench "$@"
 fi
 echo "bench: POCL_MAX_PTHREAD_COUNT=${POCL_MAX_PTHREAD_COUNT:-unset, the POCL default}, nproc $(nproc)" >&2
+if [ -n "$save" ]; then
+  set -- "$@" --output "bench/results/$save.md"
+fi
 exec /usr/bin/python3 bench/bench.py "$@"

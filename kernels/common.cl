@@ -103,9 +103,9 @@ gst_cl_alpha_mask16 (int alpha, int step)
  * of 4).
  * Why 8 bytes: unaligned vector loads become byte loads on NVIDIA's
  * compiler, shuffle2 with a computed mask is slower still, and a work-item
- * of 8 bytes walking down 4 rows gave 83-91 % of the H100's best copy at
- * 4K and 8K where one of 16 bytes gave 21-44 % and one of 4 bytes 71-76 %
- * (docs/performance.md). */
+ * of 8 bytes walking down 4 rows came closest to the device's copy, ahead
+ * of items of 16 and of 4 bytes (bench/probes/words8.c; figures in
+ * bench/results/performance-history.md). */
 inline uint
 gst_cl_from_before (uint before, uint word, int step)
 {

@@ -69,8 +69,7 @@ g3_vector (const __global uchar * a, const __global uchar * b,
 /* CPUs: each 16-byte block's vertical sums are computed once, and the
  * left and right neighbours (one pixel, `step` bytes, away) come from the
  * blocks around it by lane shifts across two registers (vpalignr and
- * vperm2i128 on AVX2), so 16 outputs cost 3 loads instead of 9 (one-byte
- * pixels at 1080p: 15-20 % less kernel time on one POCL thread). The
+ * vperm2i128 on AVX2), so 16 outputs cost 3 loads instead of 9. The
  * blocks below byte 16 (no block to their left) go through g3_vector; then
  * 32 outputs [x, x + 32) per iteration while x + 16 <= end (end: the last
  * vector start the generic loop would take) and the sums of
@@ -164,7 +163,7 @@ gaussian3_buffer (__global const uchar * src, int src_stride,
 
   /* pairs of rows: a quarter fewer loads, which pays on GPUs. On CPUs one
    * row at a time is faster on frames that come from memory (six streams of
-   * rows instead of four: 20 % slower with pairs, docs/performance.md) */
+   * rows instead of four; measured in bench/results/performance-history.md) */
 #ifdef GST_CL_CPU
   const int pairs = 0;
 #else
@@ -258,8 +257,8 @@ g3_words8 (__global const uchar * src, int src_stride, __global uchar * dst,
 }
 
 /* The pixel size a constant in each copy of the walk: the neighbours'
- * shifts are then fixed (none at all for 4-byte pixels): on an H100,
- * 0.031 against 0.035 ms at 4K RGBA, 0.103 against 0.111 at 8K. Pixels of
+ * shifts are then fixed (none at all for 4-byte pixels), which measured
+ * faster on GPUs (docs/performance.md, "GPU: kernels"). Pixels of
  * 4 bytes or 1 only: the others run gaussian3_words8_any, so that the
  * copies of the common sizes are not compiled beside a walk of a run-time
  * size (as measured for laplace_words8). */
@@ -851,7 +850,7 @@ g16_3_column16 (const __global ushort * a, const __global ushort * b,
 
 /* The first sample index from x on whose address in row is a multiple of
  * n samples (n a power of two): blocks loaded from there never straddle
- * cache lines (a quarter slower at 4K on POCL when every load does). */
+ * cache lines (measurably slower on POCL when every load does). */
 inline int
 g16_align (const __global ushort * row, int x, int n)
 {

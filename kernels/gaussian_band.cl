@@ -27,10 +27,9 @@
  *   of their neighbours, so bands overlap by 2 HALO bytes;
  * - with GST_CL_DOT (NVIDIA GPUs), both passes in integer dot products
  *   instead, with 16-bit sums in local memory: band_block_dot.
- * Rows must start at 4-byte aligned addresses (the host checks). H100, 4K
- * and 8K GRAY8 and RGBA at radius 7: 3.8-4.7 times faster than the tile of
- * gaussian.cl (bench/probes/radius.c, bench/probes/band.c,
- * docs/performance.md). */
+ * Rows must start at 4-byte aligned addresses (the host checks). Several
+ * times faster than the tile of gaussian.cl on GPUs (bench/probes/radius.c,
+ * bench/probes/band.c; docs/performance.md). */
 
 #define R GST_CL_RADIUS
 #define STEP GST_CL_STEP
@@ -271,12 +270,11 @@ band_hpass (const __local float *lf, __global uchar * d, int x, int units,
  * a task: each plane's window of 4 + 2 HALO_ITEMS sums is 2 HALO_ITEMS / 4
  * + 1 aligned float4 loads, where one pixel a work-item read 2R + 1 float4
  * for its 4 samples (a work-item's float4 a row), and 8K RGBA at radius 7
- * was bound by those local loads (docs/performance.md). The byte `alpha`
+ * was bound by those local loads (bench/results/performance-history.md). The byte `alpha`
  * is copied from the source, not filtered. Tasks: row r, block of pixels
  * [4 b, 4 b + 4) of the band; those in the halo write nothing. The window
  * loop is band_hpass's, written out again: one helper for both, with the
- * halo and stride as its arguments, ran 6 % slower on the H100 (radius 7
- * RGBA, 8K 0.310 against 0.290-0.293 ms). */
+ * halo and stride as its arguments, ran slower on a GPU. */
 inline uint4
 band_hpass_px4 (const __local float *vs, int group, int r, int b,
     int alpha, const float *wf)
@@ -353,7 +351,7 @@ band_store_px4 (uint4 word, const __global uchar * s, __global uchar * d,
  * (rows clamped, bytes replicated): one branch a block, where a test in
  * the unrolled loop cost a branch and a 64-bit address a row; with the
  * 32-bit offsets below and one division a work-item instead of one a
- * task, 1.13-1.3x faster on an H100 (docs/performance.md). */
+ * task, measured faster on GPUs (bench/results/performance-history.md). */
 #if STEP != 4
 #define BAND_KEEP_CENTRE(i, word)                                         \
   if ((i) >= R && (i) < R + BAND_ROWS)                                    \

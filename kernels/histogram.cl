@@ -448,11 +448,11 @@ tiles_count_pixels (__local uint * my, int copies,
  * vectors, TILE_BATCH rows (get_global_size (1) apart) at a time, and
  * loads the next batch before it counts this one. Counting waits for its
  * loads and the next loads wait for the counting (local atomics order
- * the work-item's memory accesses). 4K RGBA luma on the H100, share of
- * the read-only reduction (bench/probes/histogram.c, PROBE_PIPE): a batch
- * loaded, then counted, 76-77 % (8 groups a compute unit; 93-94 % at its
- * best, 2); the next batch in flight while this one is counted, with one
- * group a compute unit (gstclhistogram.c), 97-99 %. */
+ * the work-item's memory accesses), so keeping the next batch in flight
+ * while this one is counted, with one group a compute unit
+ * (gstclhistogram.c), is what brings the kernel near the read-only
+ * reduction on GPUs (bench/probes/histogram.c, PROBE_PIPE; figures in
+ * docs/performance.md). */
 __kernel void
 histogram_tiles (__global const uchar * src, int stride, int units,
     int height, int step, int r_off, int g_off, int b_off, int want,
@@ -461,7 +461,8 @@ histogram_tiles (__global const uchar * src, int stride, int units,
 #ifdef GST_CL_HIST_STEP
   /* a build for one format and launch (gstclhistogram.c, TilesBuild): its
    * arguments as constants, so that the branches on them and the tables'
-   * addressing fold (H100: RGBA luma 1.25-1.3x faster) */
+   * addressing fold (measured faster on NVIDIA GPUs:
+   * bench/results/performance-history.md) */
   step = GST_CL_HIST_STEP;
   r_off = GST_CL_HIST_R;
   g_off = GST_CL_HIST_G;

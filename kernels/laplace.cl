@@ -251,8 +251,8 @@ lap_hsum8 (const __global uchar * row, int x, int units, int step,
 
 /* Strength 1 (the default) in 16-bit lanes packed two to a 32-bit word,
  * even bytes and odd bytes apart, as gaussian3_words8 does: four samples
- * per operation instead of a conversion and a saturation per sample, which
- * made this kernel twice gaussian3_words8's time on an H100. Every lane
+ * per operation instead of a conversion and a saturation per sample (which
+ * made this kernel about twice gaussian3_words8's time on a GPU). Every lane
  * stays within 0..65535 so that none borrows from or carries into the
  * next: the horizontal sums (gst_cl_hsum8_packed, cshift 0) are at most
  * 765, the window's sum9 at most 2295, and t = k * c + 2295 - sum9
@@ -264,9 +264,8 @@ lap_hsum8 (const __global uchar * row, int x, int units, int step,
  * min and max of 16-bit pairs are one instruction each on recent GPUs
  * (and a few on others), where clamping by bit tricks on the 32-bit words
  * took about 14 operations per word and left this kernel bound by its
- * integer instructions (bench/probes/laplace.c, on an H100 at 4K and 8K
- * RGBA: the walk at 73-75 % of the device's copy with the bit tricks, at
- * 81-86 % with this clamp). */
+ * integer instructions (bench/probes/laplace.c; figures in
+ * bench/results/performance-history.md). */
 inline uint2
 lap_clamp_lanes (uint2 t, const int edges)
 {
@@ -343,9 +342,8 @@ lap_words8 (__global const uchar * src, int src_stride, __global uchar * dst,
  * laplace_words8_scaled for the others), pixels of 4 bytes or 1
  * (laplace_words8_any for the others): a kernel is compiled for its
  * largest path, and with the 32-bit lanes of the other strengths in the
- * same kernel the strength-1 walk took 4-10 % longer on an H100 (4K and 8K
- * RGBA, bench/probes/laplace.c). The pixel size is a constant in each
- * copy. */
+ * same kernel the strength-1 walk ran measurably slower
+ * (bench/probes/laplace.c). The pixel size is a constant in each copy. */
 __kernel void
 laplace_words8 (__global const uchar * src, int src_stride,
     __global uchar * dst, int dst_stride, int units, int height, int step,

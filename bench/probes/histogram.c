@@ -19,7 +19,7 @@
  * (the choice of VEC_GROUPS_PER_CU in gstclhistogram.c); the
  * plugin's own figures, with the group its tuner picks, come from devbench
  * (on 2026-11-25 12 groups a CU for 4-byte pixels ran 12 % faster here at
- * 8K and 2-8 % slower in devbench: docs/performance.md). PROBE_PIPE=1
+ * 8K and 2-8 % slower in devbench: bench/results/performance-history.md). PROBE_PIPE=1
  * times the plugin's build against builds of other batches over groups
  * per compute unit; with PROBE_HOT=1 also the plugin's on one source
  * and on sources written from the host just before, as devbench's are.
@@ -280,7 +280,7 @@ main (int argc, char **argv)
       /* PROBE_PIPE=1: the plugin's build (constants, batch 4, its groups
        * per CU) against builds of other batches (TILE_BATCH) over groups
        * per CU, alternated twice (the figures of the pipelined walk
-       * against the kernel before it: docs/performance.md) */
+       * against the kernel before it: bench/results/performance-history.md) */
       if (getenv ("PROBE_PIPE")) {
         const int copies = 4;
         const int pb[] = { 4, 2, 4, 8 };

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* laplace: the probe behind the clamp of cllaplace's GPU kernel of 8-byte
- * words (docs/performance.md, "GPU kernels against the device's copy"). It
+ * words (bench/results/performance-history.md, "GPU kernels against the device's copy"). It
  * times, in one run on the first GPU (else any device), clEnqueueCopyBuffer
  * and a copy kernel, the plugin's laplace_words8 (kernels/laplace.cl) at
  * strength 1, sharpening and edges, and the same walk with the candidate

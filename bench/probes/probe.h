@@ -2,7 +2,7 @@
 /* probe.h: what the standalone GPU probes of bench/probes share: reading a
  * kernel file, building a program, the first GPU (else any device) with a
  * profiling queue, and the time of an event. Included by each probe's one
- * C file; not built by meson. */
+ * C file; built with -Dprobes=true (bench/probes/meson.build). */
 #ifndef PROBE_H
 #define PROBE_H
 

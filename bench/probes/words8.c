@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* words8: the probe behind the GPU 3x3 kernels of 8-byte words
- * (docs/performance.md, "GPU kernels against the device's copy"). It times,
+ * (bench/results/performance-history.md, "GPU kernels against the device's copy"). It times,
  * in one run on the first GPU (else any device), clEnqueueCopyBuffer and
  * two copy kernels, the plugin's gaussian3_buffer (kernels/gaussian.cl),
  * and candidate 3x3 kernels of words8.cl: one 32-bit word per work-item

@@ -169,9 +169,9 @@ wait_polling (cl_event event)
  * then sleeping between looks. NVIDIA's clWaitForEvents spins: each
  * waiting thread burns a core, and with 16 streams the waiting threads
  * took the host's 16 cores from those with work. Event callbacks are no
- * better: the driver runs them late (one clgaussian took 17-18 ms a frame
- * on an H100). CPU devices, and GST_CL_WAIT=spin, use clWaitForEvents
- * (docs/performance.md).
+ * better: the driver runs them late, tens of milliseconds behind. CPU
+ * devices, and GST_CL_WAIT=spin, use clWaitForEvents (docs/performance.md,
+ * "Many streams").
  */
 gboolean
 gst_cl_event_wait (cl_event event, GError ** error)

@@ -251,9 +251,8 @@ done:
  * GST_CL_QUEUE_SETS, else QUEUE_SETS_CPU on CPU devices and 1 elsewhere.
  * POCL runs one command of an in-order queue at a time, each kernel over
  * all its threads: the kernels of independent streams in one queue wait
- * for each other, in several they share the cores (16-core host, three
- * elements on 1080p NV12: 4 streams 0.84 ms a frame in one set, 0.24 in 8;
- * docs/performance.md, "Many streams"). On a GPU more sets measured the
+ * for each other, in several they share the cores (docs/performance.md,
+ * "Many streams"). On a GPU more sets measured the
  * same as one: NVIDIA's driver serialises the enqueues of a device
  * whatever the queue (docs/design.md). */
 #define QUEUE_SETS_CPU 8

@@ -2,8 +2,8 @@
 /* gstclhostcopy.h: copies of rows in host memory, spread over a few worker
  * threads shared by every element of the process.
  *
- * One CPU thread copies about 10 GB/s; a bus to a GPU moves five times
- * that. Frames that reach a device from memory it cannot read in place
+ * One CPU thread copies a fraction of what a bus to a GPU moves
+ * (docs/performance.md, "Any producer"). Frames that reach a device from memory it cannot read in place
  * (a producer that ignores the proposed pool) are copied by several
  * threads at once, so that the copy keeps pace with the transfer. */
 #pragma once

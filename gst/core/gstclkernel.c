@@ -11,8 +11,8 @@
 #define STRIP_MAX_ROWS 16       /* rows per work-item in strips */
 #define TILE_GROUP_SIZE 64      /* work-group size of tiles */
 /* kernels of 8-byte words (gst_cl_launch_words8): the best of a sweep of
- * rows 1-32 and groups of 32-256 on an H100, 4K and 8K GRAY8 and RGBA
- * (docs/performance.md) */
+ * rows 1-32 and groups of 32-256 on a GPU, 4K and 8K GRAY8 and RGBA
+ * (bench/probes/words8.c, bench/results/performance-history.md) */
 #define WORDS8_ROWS 4
 #define WORDS8_GROUP 128
 
@@ -96,8 +96,8 @@ gst_cl_launch_shape (const GstClDecomposition * t, GstClDevice * device,
   } else {
     chunk = t->pixels_per_item ? t->pixels_per_item * (gsize) plane->step :
         (vectors ? 16 : 1);
-    /* 4 rows per item for texel kernels: 967 against 793 GB/s for a 4K
-     * RGBA image on an H100 (docs/tuning.md) */
+    /* 4 rows per item for texel kernels: measured faster than 1 and 2 on a
+     * GPU (bench/results/tuning-history.md, "Images on the GPU") */
     rows = t->rows_per_item ? t->rows_per_item : (vectors ? 2 : 4);
     group = t->work_group_size ? t->work_group_size : TILE_GROUP_SIZE;
   }

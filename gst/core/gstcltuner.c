@@ -24,12 +24,12 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_tuner_debug);
 
 /* timed frames per candidate after the warm-up: enough for about
  * TARGET_MS of kernel time, within [MIN_REPS, MAX_REPS] (timings on a busy
- * CPU jump between levels, and GPU kernels of 20-50 us vary by 10-20 %
- * from run to run: the minimum of many finds the quiet level). They run
+ * CPU jump between levels, and short GPU kernels vary from run to run:
+ * the minimum of many finds the quiet level). They run
  * back to back and are waited for once, so a candidate costs one wait, not
- * one a frame: a 1080p case tunes in 50-80 ms instead of 80-130 ms on the
- * H100. The minimum of 48 frames of a 7 us kernel still moves by ±5-12 %
- * from one measurement to the next there, waited for once or each. */
+ * one a frame. The minimum of 48 frames of a kernel of a few microseconds
+ * still moves by several percent from one measurement to the next
+ * (docs/tuning.md). */
 #define MIN_REPS 5
 #define MAX_REPS 48
 #define TARGET_MS 1.0
@@ -289,8 +289,7 @@ measure (Search * s, const GstClDecomposition * t, gdouble best_ms, guint reps,
  * measurements of the choice and of the defaults), each a warm-up and
  * s->reps frames of about @default_ms, and half as much again for the
  * noise. A fixed quarter of the budget was not enough where a frame takes
- * long: on the 2-vCPU CI VM, radius 7 RGBA 4K (18 ms a frame) tuned for
- * 2.5 s. */
+ * long (a slow CPU's radius-7 4K frames overran the budget). */
 static gint64
 search_reserve_us (const Search * s, gdouble default_ms)
 {
@@ -301,7 +300,7 @@ search_reserve_us (const Search * s, gdouble default_ms)
  * long as the slowest so far: a candidate that builds a kernel (the band
  * kernel of clgaussian, per work-group size) takes longer than its frames,
  * which the reserve counts (NVIDIA, radius 7 in dot products: a search
- * stopped at the deadline alone took 2.3 s) */
+ * stopped at the deadline alone overran the budget) */
 static gboolean
 over_budget (const Search * s)
 {
@@ -492,9 +491,10 @@ search (Search * s, const GstClDecomposition * fixed,
   *best_ms = *default_ms;
   if (!descend (s, best, best_ms, error) || !grid (s, best, best_ms, error))
     return FALSE;
-  /* The other shape is not searched: it measured several times slower on
-   * each device class (docs/tuning.md), and POCL compiles tiles anew for
-   * each work-group size: the budget would go to a compiler. kernel-shape
+  /* The other shape is not searched: tiles on CPUs and strips on GPUs lost
+   * by large factors on every device measured (docs/tuning.md, "Why the
+   * defaults are what they are"), and POCL compiles tiles anew for each
+   * work-group size: the budget would go to a compiler. kernel-shape
    * set on the element searches that shape instead. Nothing to confirm
    * when the defaults stayed best. */
   if (same (s, best, &defaults)) {
