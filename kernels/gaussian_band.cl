@@ -389,21 +389,13 @@ band_store_px4 (uint4 word, const __global uchar * s, __global uchar * d,
  * vertical sums of the block's rows as 16-bit values in local memory
  * (1-byte pixels: a row of 4 group values; 4-byte pixels: a plane per byte
  * of the pixel, as the float path), then the horizontal pass. */
+/* band_block_dot's vertical pass: the block's source rows from y_top, as
+ * 16-bit sums in local memory */
 inline void
-band_block_dot (__global const uchar * src, int src_stride,
-    __global uchar * dst, int dst_stride, int units, int height, int y0,
-    int yb, int n, int x, int inside_x, int lx, int group,
-    __local float4 * sums,
-#if STEP == 4
-    int r0, int b0, int xb, int task
-#else
-    int writes
-#endif
-    )
+band_dot_vertical (__global const uchar * src, int src_stride, int units,
+    int height, int y_top, int x, int inside_x, int lx, int group,
+    __local uint * vp, __local ushort * vh)
 {
-  __local uint *vp = (__local uint *) sums;
-  __local ushort *vh = (__local ushort *) sums;
-  const int y_top = y0 + yb - R;
   uint w[BAND_NGRP * 4], col[BAND_NGRP][4];
 
   if (inside_x && y_top >= 0 && y_top + BAND_NSRC <= height) {
@@ -448,7 +440,20 @@ band_block_dot (__global const uchar * src, int src_stride,
         r * group + lx, vp);
 #endif
   }
-  barrier (CLK_LOCAL_MEM_FENCE);
+}
+
+/* band_block_dot's horizontal pass, from the sums to the block's rows */
+inline void
+band_dot_horizontal (__global const uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, int units, int y0, int yb, int n,
+    int x, int lx, int group, __local uint * vp,
+#if STEP == 4
+    int r0, int b0, int xb, int task
+#else
+    int writes
+#endif
+    )
+{
 #if STEP == 4
   if (task) {
 #pragma unroll
@@ -484,10 +489,119 @@ band_block_dot (__global const uchar * src, int src_stride,
     }
   }
 #endif
+}
+
+inline void
+band_block_dot (__global const uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, int units, int height, int y0,
+    int yb, int n, int x, int inside_x, int lx, int group,
+    __local float4 * sums,
+#if STEP == 4
+    int r0, int b0, int xb, int task
+#else
+    int writes
+#endif
+    )
+{
+  __local uint *vp = (__local uint *) sums;
+  __local ushort *vh = (__local ushort *) sums;
+
+  band_dot_vertical (src, src_stride, units, height, y0 + yb - R, x,
+      inside_x, lx, group, vp, vh);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  band_dot_horizontal (src, src_stride, dst, dst_stride, units, y0, yb, n, x,
+      lx, group, vp,
+#if STEP == 4
+      r0, b0, xb, task
+#else
+      writes
+#endif
+      );
   /* the next block overwrites the sums */
   barrier (CLK_LOCAL_MEM_FENCE);
 }
 #endif
+
+/* One block of gaussian_band in floats (no GST_CL_DOT): the vertical sums
+ * of the block's rows in registers, then through local memory the
+ * horizontal pass. */
+inline void
+band_block_float (__global const uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, int units, int height, int y0,
+    int yb, int n, int x, int inside_x, int lx, int group, __local float *vs,
+    const uint *wi, const float *wf,
+#if STEP == 4
+    int r0, int b0, int xb, int task
+#else
+    int writes
+#endif
+    )
+{
+  uint even[BAND_ROWS], odd[BAND_ROWS], centre[BAND_ROWS];
+  /* source row i of the block is y_top + i */
+  const int y_top = y0 + yb - R;
+#pragma unroll
+  for (int r = 0; r < BAND_ROWS; r++)
+    even[r] = odd[r] = 0;
+  if (inside_x && y_top >= 0 && y_top + BAND_ROWS + 2 * R <= height) {
+    const __global uchar *p = src + (uint) (y_top * src_stride + x);
+#pragma unroll
+    for (int i = 0; i < BAND_ROWS + 2 * R; i++) {
+      BAND_VPASS_ROW (i, *(const __global uint *) p);
+      p += src_stride;
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < BAND_ROWS + 2 * R; i++)
+      BAND_VPASS_ROW (i, band_load_word (src +
+              (uint) (clamp (y_top + i, 0, height - 1) * src_stride), x,
+              units));
+  }
+#if STEP == 4
+#pragma unroll
+  for (int r = 0; r < BAND_ROWS; r++) {
+    /* the alpha plane is copied, not filtered: no sums */
+    if (ALPHA != 0)
+      vs[(4 * r) * group + lx] = (float) (even[r] & 0xffffu);
+    if (ALPHA != 1)
+      vs[(4 * r + 1) * group + lx] = (float) (odd[r] & 0xffffu);
+    if (ALPHA != 2)
+      vs[(4 * r + 2) * group + lx] = (float) (even[r] >> 16);
+    if (ALPHA != 3)
+      vs[(4 * r + 3) * group + lx] = (float) (odd[r] >> 16);
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (task) {
+#pragma unroll
+    for (int r = r0; r < BAND_ROWS; r += 4) {
+      if (yb + r < n) {
+        const uint s_off = (uint) ((y0 + yb + r) * src_stride + xb);
+        const uint d_off = (uint) ((y0 + yb + r) * dst_stride + xb);
+        band_store_px4 (band_hpass_px4 (vs, group, r, b0, ALPHA, wf),
+            src + s_off, dst + d_off, xb, units, ALPHA);
+      }
+    }
+  }
+#else
+#pragma unroll
+  for (int r = 0; r < BAND_ROWS; r++)
+    vstore4 ((float4) ((float) (even[r] & 0xffffu),
+            (float) (odd[r] & 0xffffu), (float) (even[r] >> 16),
+            (float) (odd[r] >> 16)), 0, vs + (r * group + lx) * 4);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (writes) {
+#pragma unroll
+    for (int r = 0; r < BAND_ROWS; r++) {
+      if (yb + r < n)
+        band_hpass (vs + (r * group + lx) * 4, dst +
+            (uint) ((y0 + yb + r) * dst_stride + x), x, units, ALPHA,
+            centre[r], wf);
+    }
+  }
+#endif
+  /* the next block overwrites the sums */
+  barrier (CLK_LOCAL_MEM_FENCE);
+}
 
 /* sums: BAND_ROWS x 4 floats a work-item (get_local_size (0) x BAND_ROWS x
  * 16 bytes). Byte offsets in the planes are 32-bit: the host runs this
@@ -540,70 +654,14 @@ gaussian_band (__global const uchar * src, int src_stride,
 #endif
         );
 #else
-    uint even[BAND_ROWS], odd[BAND_ROWS], centre[BAND_ROWS];
-    /* source row i of the block is y_top + i */
-    const int y_top = y0 + yb - R;
-#pragma unroll
-    for (int r = 0; r < BAND_ROWS; r++)
-      even[r] = odd[r] = 0;
-    if (inside_x && y_top >= 0 && y_top + BAND_ROWS + 2 * R <= height) {
-      const __global uchar *p = src + (uint) (y_top * src_stride + x);
-#pragma unroll
-      for (int i = 0; i < BAND_ROWS + 2 * R; i++) {
-        BAND_VPASS_ROW (i, *(const __global uint *) p);
-        p += src_stride;
-      }
-    } else {
-#pragma unroll
-      for (int i = 0; i < BAND_ROWS + 2 * R; i++)
-        BAND_VPASS_ROW (i, band_load_word (src +
-                (uint) (clamp (y_top + i, 0, height - 1) * src_stride), x,
-                units));
-    }
+    band_block_float (src, src_stride, dst, dst_stride, units, height, y0,
+        yb, n, x, inside_x, lx, group, vs, wi, wf,
 #if STEP == 4
-#pragma unroll
-    for (int r = 0; r < BAND_ROWS; r++) {
-      /* the alpha plane is copied, not filtered: no sums */
-      if (ALPHA != 0)
-        vs[(4 * r) * group + lx] = (float) (even[r] & 0xffffu);
-      if (ALPHA != 1)
-        vs[(4 * r + 1) * group + lx] = (float) (odd[r] & 0xffffu);
-      if (ALPHA != 2)
-        vs[(4 * r + 2) * group + lx] = (float) (even[r] >> 16);
-      if (ALPHA != 3)
-        vs[(4 * r + 3) * group + lx] = (float) (odd[r] >> 16);
-    }
-    barrier (CLK_LOCAL_MEM_FENCE);
-    if (task) {
-#pragma unroll
-      for (int r = r0; r < BAND_ROWS; r += 4) {
-        if (yb + r < n) {
-          const uint s_off = (uint) ((y0 + yb + r) * src_stride + xb);
-          const uint d_off = (uint) ((y0 + yb + r) * dst_stride + xb);
-          band_store_px4 (band_hpass_px4 (vs, group, r, b0, ALPHA, wf),
-              src + s_off, dst + d_off, xb, units, ALPHA);
-        }
-      }
-    }
+        r0, b0, xb, task
 #else
-#pragma unroll
-    for (int r = 0; r < BAND_ROWS; r++)
-      vstore4 ((float4) ((float) (even[r] & 0xffffu),
-              (float) (odd[r] & 0xffffu), (float) (even[r] >> 16),
-              (float) (odd[r] >> 16)), 0, vs + (r * group + lx) * 4);
-    barrier (CLK_LOCAL_MEM_FENCE);
-    if (writes) {
-#pragma unroll
-      for (int r = 0; r < BAND_ROWS; r++) {
-        if (yb + r < n)
-          band_hpass (vs + (r * group + lx) * 4, dst +
-              (uint) ((y0 + yb + r) * dst_stride + x), x, units, ALPHA,
-              centre[r], wf);
-      }
-    }
+        writes
 #endif
-    /* the next block overwrites the sums */
-    barrier (CLK_LOCAL_MEM_FENCE);
+        );
 #endif /* BAND_DOT */
   }
 }
