@@ -468,25 +468,18 @@ gaussian_buffer_fused (__global const uchar * src, int src_stride,
 /* output, with about a quarter of the local loads of one byte per         */
 /* work-item: NVIDIA's GPUs were bound by those.                           */
 
-__kernel void
-gaussian_buffer_tile (__global const uchar * src, int src_stride,
-    __global uchar * dst, int dst_stride, int units, int height, int step,
-    int alpha, int rows, __constant ushort * wt, int radius, int halo,
-    __local uint * in, __local ushort4 * vs4)
+/* gaussian_buffer_tile's tile: rows + 2 radius rows of tw4 words from
+ * x0 - halo, clamped by pixel, into in */
+inline void
+tile_load (__global const uchar * src, int src_stride, int units, int height,
+    int step, int rows, int radius, int halo, int x0, int y0, int tw4,
+    __local uint * in)
 {
-  /* vs4: typed so that the runtime aligns it for the vector loads (NVIDIA
-   * faults on a misaligned local vector load) */
-  __local ushort *vs = (__local ushort *) vs4;
   const int lx = get_local_id (0), group = get_local_size (0);
-  const int x0 = get_group_id (0) * 4 * group, y0 = get_group_id (1) * rows;
-  const int tw4 = group + 2 * halo / 4;         /* tile row, in words */
   const int width = units / step;
   const int src_aligned = (src_stride & 3) == 0 &&
       ((size_t) src & 3) == 0;
-  const int dst_aligned = (dst_stride & 3) == 0 &&
-      ((size_t) dst & 3) == 0;
 
-  /* the tile and its borders, clamped by pixel */
   for (int ty = 0; ty < rows + 2 * radius; ty++) {
     const int y = clamp (y0 - radius + ty, 0, height - 1);
     const __global uchar *row = src + (size_t) y * src_stride;
@@ -508,9 +501,16 @@ gaussian_buffer_tile (__global const uchar * src, int src_stride,
       in[ty * tw4 + t] = word;
     }
   }
-  barrier (CLK_LOCAL_MEM_FENCE);
+}
 
-  /* vertical pass over every word of the tile, four bytes at once */
+/* gaussian_buffer_tile's vertical pass over every word of the tile, four
+ * bytes at once, into vs */
+inline void
+tile_vertical (__constant ushort * wt, int rows, int radius, int tw4,
+    const __local uint * in, __local ushort * vs)
+{
+  const int lx = get_local_id (0), group = get_local_size (0);
+
   for (int ry = 0; ry < rows; ry++) {
     const __local uint *c = in + (ry + radius) * tw4;
     for (int t = lx; t < tw4; t += group) {
@@ -525,6 +525,49 @@ gaussian_buffer_tile (__global const uchar * src, int src_stride,
               (ushort) (odd >> 16)), 0, vs + (ry * tw4 + t) * 4);
     }
   }
+}
+
+/* the horizontal sum of the four bytes at v of a row of vertical sums */
+inline uint4
+tile_hsum (const __local ushort * v, __constant ushort * wt, int radius,
+    int step)
+{
+  uint4 acc;
+
+  if (step == 4) {
+    /* neighbours a whole vector away: aligned loads */
+    const __local ushort4 *v4 = (const __local ushort4 *) v;
+    acc = convert_uint4 (v4[0]) * (uint) wt[0];
+    for (int i = 1; i <= radius; i++)
+      acc += (convert_uint4 (v4[-i]) + convert_uint4 (v4[i])) * (uint) wt[i];
+  } else {
+    acc = convert_uint4 (vload4 (0, v)) * (uint) wt[0];
+    for (int i = 1; i <= radius; i++)
+      acc += (convert_uint4 (vload4 (0, v - i * step)) +
+          convert_uint4 (vload4 (0, v + i * step))) * (uint) wt[i];
+  }
+  return (acc + 32768) >> 16;
+}
+
+__kernel void
+gaussian_buffer_tile (__global const uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, int units, int height, int step,
+    int alpha, int rows, __constant ushort * wt, int radius, int halo,
+    __local uint * in, __local ushort4 * vs4)
+{
+  /* vs4: typed so that the runtime aligns it for the vector loads (NVIDIA
+   * faults on a misaligned local vector load) */
+  __local ushort *vs = (__local ushort *) vs4;
+  const int lx = get_local_id (0), group = get_local_size (0);
+  const int x0 = get_group_id (0) * 4 * group, y0 = get_group_id (1) * rows;
+  const int tw4 = group + 2 * halo / 4;         /* tile row, in words */
+  const int dst_aligned = (dst_stride & 3) == 0 &&
+      ((size_t) dst & 3) == 0;
+
+  tile_load (src, src_stride, units, height, step, rows, radius, halo, x0,
+      y0, tw4, in);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  tile_vertical (wt, rows, radius, tw4, in, vs);
   barrier (CLK_LOCAL_MEM_FENCE);
 
   /* horizontal pass: this work-item's four bytes of each row */
@@ -532,21 +575,8 @@ gaussian_buffer_tile (__global const uchar * src, int src_stride,
   if (x >= units)
     return;
   for (int ry = 0; ry < rows && y0 + ry < height; ry++) {
-    const __local ushort *v = vs + ry * tw4 * 4 + halo + 4 * lx;
-    uint4 acc;
-    if (step == 4) {
-      /* neighbours a whole vector away: aligned loads */
-      const __local ushort4 *v4 = (const __local ushort4 *) v;
-      acc = convert_uint4 (v4[0]) * (uint) wt[0];
-      for (int i = 1; i <= radius; i++)
-        acc += (convert_uint4 (v4[-i]) + convert_uint4 (v4[i])) * (uint) wt[i];
-    } else {
-      acc = convert_uint4 (vload4 (0, v)) * (uint) wt[0];
-      for (int i = 1; i <= radius; i++)
-        acc += (convert_uint4 (vload4 (0, v - i * step)) +
-            convert_uint4 (vload4 (0, v + i * step))) * (uint) wt[i];
-    }
-    uint4 res = (acc + 32768) >> 16;
+    uint4 res = tile_hsum (vs + ry * tw4 * 4 + halo + 4 * lx, wt, radius,
+        step);
     if (alpha >= 0) {
       /* the kept component, from the source word */
       const uint m = in[(ry + radius) * tw4 + halo / 4 + lx];
@@ -1218,6 +1248,86 @@ g16_hsum32 (const __local float * tc, const __global ushort * mid,
   STORE_US16 (o + x + 16, res1);
 }
 
+/* gaussian16_buffer_fused's vertical pass of a row: t[i] the vertical sum
+ * of column x0 - pad + i, the columns outside the plane replicating the
+ * edge pixels' sums */
+inline void
+g16_fused_vertical (__global const ushort * src, __global const ushort * mid,
+    const int *off, int radius, const float *wf, int units, int step, int x0,
+    int x1, int pad, ushort16 m, uint wmask, __local float *t)
+{
+  const int t0 = x0 - pad;
+  const int c_lo = max (t0, 0);
+  const int c_hi = min (x1 + pad, units);
+  int x;
+
+  /* vertical pass over the columns inside the plane; the last vector may
+   * overlap the one before */
+  if (c_hi - c_lo >= 16) {
+    for (x = c_lo; x < c_hi - 64; x += 64)
+      g16_vsum64 (src, off, radius, wf, x, m, t + (x - t0));
+    for (; x < c_hi - 16; x += 16)
+      g16_vsum16 (src, off, radius, wf, x, m, t + (x - t0));
+    g16_vsum16 (src, off, radius, wf, c_hi - 16, m, t + (c_hi - 16 - t0));
+  } else {
+    for (x = c_lo; x < c_hi; x++) {
+      float acc = (float) (mid[x] & wmask) * wf[0];
+      for (int j = 1; j <= radius; j++)
+        acc = fma ((float) ((int) (src[off[radius - j] + x] & wmask) +
+                (int) (src[off[radius + j] + x] & wmask)), wf[j], acc);
+      t[x - t0] = acc;
+    }
+  }
+  /* replicate the edge pixels' sums into the columns outside the plane */
+  for (x = t0; x < 0; x++)
+    t[x - t0] = t[(x % step + step) % step - t0];
+  for (x = units; x < x1 + pad; x++)
+    t[x - t0] = t[units - step + x % step - t0];
+}
+
+/* gaussian16_buffer_fused's horizontal pass of a row (keep a constant in
+ * each loop) */
+inline void
+g16_fused_horizontal (const __local float *tc, __global const ushort * mid,
+    __global ushort * o, int radius, int step, const float *wf, int x0,
+    int x1, int alpha, float scale, int maxv, int shift, ushort16 amask)
+{
+  int x;
+
+  if (x1 - x0 >= 16) {
+    if (alpha >= 0) {
+      for (x = x0; x < x1 - 32; x += 32)
+        g16_hsum32 (tc, mid, o, radius, step, wf, x, scale, maxv, shift, 1,
+            amask);
+      for (; x < x1 - 16; x += 16)
+        g16_hsum16 (tc, mid, o, radius, step, wf, x, scale, maxv, shift, 1,
+            amask);
+      g16_hsum16 (tc, mid, o, radius, step, wf, x1 - 16, scale, maxv,
+          shift, 1, amask);
+    } else {
+      for (x = x0; x < x1 - 32; x += 32)
+        g16_hsum32 (tc, mid, o, radius, step, wf, x, scale, maxv, shift, 0,
+            amask);
+      for (; x < x1 - 16; x += 16)
+        g16_hsum16 (tc, mid, o, radius, step, wf, x, scale, maxv, shift, 0,
+            amask);
+      g16_hsum16 (tc, mid, o, radius, step, wf, x1 - 16, scale, maxv,
+          shift, 0, amask);
+    }
+  } else {
+    for (x = x0; x < x1; x++) {
+      if (x % step == alpha) {
+        o[x] = mid[x];
+        continue;
+      }
+      float acc = tc[x] * wf[0];
+      for (int i = 1; i <= radius; i++)
+        acc = fma (tc[x - i * step] + tc[x + i * step], wf[i], acc);
+      o[x] = g16_result (acc, scale, maxv, shift);
+    }
+  }
+}
+
 __kernel void
 gaussian16_buffer_fused (__global const ushort * src, int src_stride,
     __global ushort * dst, int dst_stride, int units, int height, int step,
@@ -1231,9 +1341,6 @@ gaussian16_buffer_fused (__global const ushort * src, int src_stride,
   const int pad = radius * step;
   /* t[i] holds the vertical sum of column x0 - pad + i */
   __local float *t = scratch + get_local_id (0) * (size_t) (chunk + 2 * pad);
-  const int t0 = x0 - pad;
-  const int c_lo = max (t0, 0);
-  const int c_hi = min (x1 + pad, units);
   const __local float *tc = t + pad - x0;       /* tc[x]: column x */
   const ushort16 m = (ushort16) ((ushort) wmask);
   const ushort16 amask = (ushort16) (g16_alpha_mask8 (alpha, step),
@@ -1249,67 +1356,14 @@ gaussian16_buffer_fused (__global const ushort * src, int src_stride,
   for (int y = y0; y < y1; y++) {
     const __global ushort *mid = src + (size_t) y * ss;
     __global ushort *o = dst + (size_t) y * ds;
-    int x;
 
     for (int j = -radius; j <= radius; j++)
       off[j + radius] = clamp (y + j, 0, height - 1) * ss;
 
-    /* vertical pass over the columns inside the plane; the last vector may
-     * overlap the one before */
-    if (c_hi - c_lo >= 16) {
-      for (x = c_lo; x < c_hi - 64; x += 64)
-        g16_vsum64 (src, off, radius, wf, x, m, t + (x - t0));
-      for (; x < c_hi - 16; x += 16)
-        g16_vsum16 (src, off, radius, wf, x, m, t + (x - t0));
-      g16_vsum16 (src, off, radius, wf, c_hi - 16, m, t + (c_hi - 16 - t0));
-    } else {
-      for (x = c_lo; x < c_hi; x++) {
-        float acc = (float) (mid[x] & wmask) * wf[0];
-        for (int j = 1; j <= radius; j++)
-          acc = fma ((float) ((int) (src[off[radius - j] + x] & wmask) +
-                  (int) (src[off[radius + j] + x] & wmask)), wf[j], acc);
-        t[x - t0] = acc;
-      }
-    }
-    /* replicate the edge pixels' sums into the columns outside the plane */
-    for (x = t0; x < 0; x++)
-      t[x - t0] = t[(x % step + step) % step - t0];
-    for (x = units; x < x1 + pad; x++)
-      t[x - t0] = t[units - step + x % step - t0];
-
-    /* horizontal pass (keep a constant in each loop) */
-    if (x1 - x0 >= 16) {
-      if (alpha >= 0) {
-        for (x = x0; x < x1 - 32; x += 32)
-          g16_hsum32 (tc, mid, o, radius, step, wf, x, scale, maxv, shift, 1,
-              amask);
-        for (; x < x1 - 16; x += 16)
-          g16_hsum16 (tc, mid, o, radius, step, wf, x, scale, maxv, shift, 1,
-              amask);
-        g16_hsum16 (tc, mid, o, radius, step, wf, x1 - 16, scale, maxv,
-            shift, 1, amask);
-      } else {
-        for (x = x0; x < x1 - 32; x += 32)
-          g16_hsum32 (tc, mid, o, radius, step, wf, x, scale, maxv, shift, 0,
-              amask);
-        for (; x < x1 - 16; x += 16)
-          g16_hsum16 (tc, mid, o, radius, step, wf, x, scale, maxv, shift, 0,
-              amask);
-        g16_hsum16 (tc, mid, o, radius, step, wf, x1 - 16, scale, maxv,
-            shift, 0, amask);
-      }
-    } else {
-      for (x = x0; x < x1; x++) {
-        if (x % step == alpha) {
-          o[x] = mid[x];
-          continue;
-        }
-        float acc = tc[x] * wf[0];
-        for (int i = 1; i <= radius; i++)
-          acc = fma (tc[x - i * step] + tc[x + i * step], wf[i], acc);
-        o[x] = g16_result (acc, scale, maxv, shift);
-      }
-    }
+    g16_fused_vertical (src, mid, off, radius, wf, units, step, x0, x1, pad,
+        m, wmask, t);
+    g16_fused_horizontal (tc, mid, o, radius, step, wf, x0, x1, alpha, scale,
+        maxv, shift, amask);
   }
 }
 
@@ -1320,27 +1374,21 @@ gaussian16_buffer_fused (__global const ushort * src, int src_stride,
  * replicated by pixel at the frame's edges) as ushort4, the vertical sums
  * as float4, the horizontal pass from those (aligned float4 neighbours for
  * four-sample pixels). */
-__kernel void
-gaussian16_buffer_tile (__global const ushort * src, int src_stride,
-    __global ushort * dst, int dst_stride, int units, int height, int step,
-    int alpha, int rows, __constant float * wt, int radius, int halo,
-    int shift, uint wmask, __local ushort4 * in, __local float4 * vs4)
+/* gaussian16_buffer_tile's tile: rows + 2 radius rows of tw4 groups of
+ * four samples from x0 - halo, clamped by pixel and masked, into in */
+inline void
+tile16_load (__global const ushort * src, int src_stride, int units,
+    int height, int step, int rows, int radius, int halo, int x0, int y0,
+    int tw4, ushort4 m, __local ushort4 * in)
 {
   const int lx = get_local_id (0), group = get_local_size (0);
-  const int x0 = get_group_id (0) * 4 * group, y0 = get_group_id (1) * rows;
-  const int tw4 = group + halo / 2;     /* tile row, in groups of 4 */
   const int width = units / step;
-  const int ss = src_stride >> 1, ds = dst_stride >> 1;
-  const ushort4 m = (ushort4) ((ushort) wmask);
-  const float scale = g16_scale (shift);
-  const int maxv = wmask >> shift;
+  const int ss = src_stride >> 1;
   /* groups of four start on multiples of 4 samples: aligned 8-byte
    * accesses in 8-byte aligned rows (typed, not vload4, which NVIDIA's
    * compiler splits by the pointer's 2-byte alignment) */
   const int src_aligned = ((src_stride | (int) (size_t) src) & 7) == 0;
-  const int dst_aligned = ((dst_stride | (int) (size_t) dst) & 7) == 0;
 
-  /* the tile and its borders, clamped by pixel */
   for (int ty = 0; ty < rows + 2 * radius; ty++) {
     const int y = clamp (y0 - radius + ty, 0, height - 1);
     const __global ushort *row = src + (size_t) y * ss;
@@ -1365,10 +1413,17 @@ gaussian16_buffer_tile (__global const ushort * src, int src_stride,
       in[ty * tw4 + t] = q & m;
     }
   }
-  barrier (CLK_LOCAL_MEM_FENCE);
+}
 
-  /* vertical pass over every group of four of the tile */
+/* gaussian16_buffer_tile's vertical pass over every group of four of the
+ * tile, into vs4 */
+inline void
+tile16_vertical (__constant float * wt, int rows, int radius, int tw4,
+    const __local ushort4 * in, __local float4 * vs4)
+{
+  const int lx = get_local_id (0), group = get_local_size (0);
   const float w0 = wt[0];
+
   for (int ry = 0; ry < rows; ry++) {
     const __local ushort4 *c = in + (ry + radius) * tw4;
     for (int t = lx; t < tw4; t += group) {
@@ -1379,6 +1434,47 @@ gaussian16_buffer_tile (__global const ushort * src, int src_stride,
       vs4[ry * tw4 + t] = acc;
     }
   }
+}
+
+/* the horizontal sum of the four samples at v of a row of vertical sums */
+inline float4
+tile16_hsum (const __local float * v, __constant float * wt, int radius,
+    int step)
+{
+  float4 acc;
+
+  if (step == 4) {
+    const __local float4 *v4 = (const __local float4 *) v;
+    acc = v4[0] * wt[0];
+    for (int i = 1; i <= radius; i++)
+      acc = fma (v4[-i] + v4[i], (float4) (wt[i]), acc);
+  } else {
+    acc = vload4 (0, v) * wt[0];
+    for (int i = 1; i <= radius; i++)
+      acc = fma (vload4 (0, v - i * step) + vload4 (0, v + i * step),
+          (float4) (wt[i]), acc);
+  }
+  return acc;
+}
+
+__kernel void
+gaussian16_buffer_tile (__global const ushort * src, int src_stride,
+    __global ushort * dst, int dst_stride, int units, int height, int step,
+    int alpha, int rows, __constant float * wt, int radius, int halo,
+    int shift, uint wmask, __local ushort4 * in, __local float4 * vs4)
+{
+  const int lx = get_local_id (0), group = get_local_size (0);
+  const int x0 = get_group_id (0) * 4 * group, y0 = get_group_id (1) * rows;
+  const int tw4 = group + halo / 2;     /* tile row, in groups of 4 */
+  const int ss = src_stride >> 1, ds = dst_stride >> 1;
+  const float scale = g16_scale (shift);
+  const int maxv = wmask >> shift;
+  const int dst_aligned = ((dst_stride | (int) (size_t) dst) & 7) == 0;
+
+  tile16_load (src, src_stride, units, height, step, rows, radius, halo, x0,
+      y0, tw4, (ushort4) ((ushort) wmask), in);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  tile16_vertical (wt, rows, radius, tw4, in, vs4);
   barrier (CLK_LOCAL_MEM_FENCE);
 
   /* horizontal pass: this work-item's four samples of each row */
@@ -1387,19 +1483,8 @@ gaussian16_buffer_tile (__global const ushort * src, int src_stride,
     return;
   const __local float *vs = (const __local float *) vs4;
   for (int ry = 0; ry < rows && y0 + ry < height; ry++) {
-    const __local float *v = vs + ry * tw4 * 4 + halo + 4 * lx;
-    float4 acc;
-    if (step == 4) {
-      const __local float4 *v4 = (const __local float4 *) v;
-      acc = v4[0] * w0;
-      for (int i = 1; i <= radius; i++)
-        acc = fma (v4[-i] + v4[i], (float4) (wt[i]), acc);
-    } else {
-      acc = vload4 (0, v) * w0;
-      for (int i = 1; i <= radius; i++)
-        acc = fma (vload4 (0, v - i * step) + vload4 (0, v + i * step),
-            (float4) (wt[i]), acc);
-    }
+    const float4 acc = tile16_hsum (vs + ry * tw4 * 4 + halo + 4 * lx, wt,
+        radius, step);
     ushort4 res = convert_ushort4 (min (convert_int4 (acc * scale + 0.5f),
             (int4) (maxv)) << (int4) (shift));
     const __global ushort *s = src + (size_t) (y0 + ry) * ss + x;
