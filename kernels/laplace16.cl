@@ -1,0 +1,419 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
+/* laplace16.cl: cllaplace's buffer kernels for formats of more than 8
+ * bits per sample. Built in one program after laplace.cl (kernels/embed.py),
+ * whose helpers they use; the images of both depths are in laplace.cl. */
+
+/* ---------------------------------------------------------------------- */
+/* Buffers of 16-bit samples (formats of more than 8 bits): the same       */
+/* shapes as laplace_buffer, 16 samples per vector: int16 lanes (one       */
+/* AVX-512 register), or at strength 1 with at most 12 bits ushort16 ones  */
+/* (lap_run_shifted_n: the instructions per sample of the 8-bit path).     */
+
+/* The arithmetic variants of the 16-bit hot loops, constant at each call */
+#define LAP_W_SHARPEN 0         /* strength 1: exact, no multiply */
+#define LAP_W_EDGES 1
+#define LAP_W_SHARPEN_Q 2       /* any strength: Q18, split in two */
+#define LAP_W_EDGES_Q 3
+
+/* the value of a stored sample (the bits outside it dropped) */
+inline int
+lap_value_w (ushort word, int shift, int maxv)
+{
+  return (word >> shift) & maxv;
+}
+
+/* the result of one sample from its value c and the window's sum, any
+ * strength (the scalar borders and narrow rows) */
+inline int
+lap_apply_w (int c, int sum9, int mode, int q, int maxv)
+{
+  const int l = 9 * c - sum9;
+  const int v = mode == LAP_MODE_SHARPEN ? c + lap_scale (l, q) :
+      lap_scale (max (l, -l), q);
+  return clamp (v, 0, maxv);
+}
+
+inline ushort
+lap_sample_w (const __global ushort * a, const __global ushort * b,
+    const __global ushort * c, int x, int step, int units, int mode, int q,
+    int shift, int maxv)
+{
+  const int l = x >= step ? x - step : x;
+  const int r = x + step < units ? x + step : x;
+  const int s = lap_value_w (a[l], shift, maxv) +
+      lap_value_w (a[x], shift, maxv) + lap_value_w (a[r], shift, maxv) +
+      lap_value_w (b[l], shift, maxv) + lap_value_w (b[x], shift, maxv) +
+      lap_value_w (b[r], shift, maxv) + lap_value_w (c[l], shift, maxv) +
+      lap_value_w (c[x], shift, maxv) + lap_value_w (c[r], shift, maxv);
+  return (ushort) (lap_apply_w (lap_value_w (b[x], shift, maxv), s, mode, q,
+          maxv) << shift);
+}
+
+/* scalar samples [x, end) of a row: the borders, outside the hot loop */
+inline void
+lap_scalar_w (const __global ushort * a, const __global ushort * b,
+    const __global ushort * c, __global ushort * o, int x, int end, int step,
+    int alpha, int units, int mode, int q, int shift, int maxv)
+{
+  int comp = x % step;
+  for (; x < end; x++) {
+    o[x] = comp == alpha ? b[x] : lap_sample_w (a, b, c, x, step, units,
+        mode, q, shift, maxv);
+    if (++comp == step)
+      comp = 0;
+  }
+}
+
+/* The vector paths work on values in place, V = v << shift = word & wmask
+ * (wmask = maxv << shift): one operation per load instead of two. At
+ * strength 1 the results, sums of such multiples of 2^shift, are the
+ * stored words themselves (clamped to wmask, the top value in place);
+ * other strengths shift L down to levels first, for the rounding. */
+
+/* the values in place of 16 stored words */
+inline int16
+lap_inplace16_w (ushort16 words, int wmask)
+{
+  return convert_int16 (words & (ushort16) (wmask));
+}
+
+/* 16 stored words from the window sums s and the centres m (in place) */
+inline __attribute__ ((always_inline)) int16
+lap_finish_w (int16 s, int16 m, const int variant, int q, int shift,
+    int wmask)
+{
+  const int16 l = m * (int16) (9) - s;
+  const int16 sh = (int16) (shift);
+  if (variant == LAP_W_SHARPEN)
+    return clamp (m + l, (int16) (0), (int16) (wmask));
+  if (variant == LAP_W_EDGES)   /* max (l, -l): POCL's abs is scalar */
+    return min (max (l, -l), (int16) (wmask));
+  if (variant == LAP_W_SHARPEN_Q)
+    return clamp ((m >> sh) + lap_scale16 (l >> sh, q), (int16) (0),
+        (int16) (wmask) >> sh) << sh;
+  return min (lap_scale16 (max (l, -l) >> sh, q), (int16) (wmask) >> sh) <<
+      sh;
+}
+
+/* the stored words of 16 results, the kept samples (amask) raw */
+inline ushort16
+lap_pack_w (int16 words, ushort16 raw, ushort16 amask)
+{
+  return bitselect (convert_ushort16 (words), raw, amask);
+}
+
+inline int16
+lap_column_w (const __global ushort * a, const __global ushort * b,
+    const __global ushort * c, int wmask)
+{
+  return lap_inplace16_w (LOAD_US16 (a), wmask) +
+      lap_inplace16_w (LOAD_US16 (b), wmask) +
+      lap_inplace16_w (LOAD_US16 (c), wmask);
+}
+
+/* 16 output samples at x, all nine neighbours loaded */
+inline __attribute__ ((always_inline)) void
+lap_store16_w (const __global ushort * a, const __global ushort * b,
+    const __global ushort * c, __global ushort * o, int x, int step,
+    ushort16 amask, const int variant, int q, int shift, int wmask)
+{
+  const int16 s = lap_column_w (a + x - step, b + x - step, c + x - step,
+      wmask) + lap_column_w (a + x, b + x, c + x, wmask) +
+      lap_column_w (a + x + step, b + x + step, c + x + step, wmask);
+  const ushort16 raw = LOAD_US16 (b + x);
+  STORE_US16 (o + x, lap_pack_w (lap_finish_w (s, lap_inplace16_w (raw,
+                  wmask), variant, q, shift, wmask), raw, amask));
+}
+
+/* 0xffff in the lanes of the sample kept in each pixel of `step` samples
+ * (step 4 with alpha, RGBA64_LE), for a vector starting on a pixel */
+inline ushort16
+lap_alpha_mask16_w (int alpha, int step)
+{
+  const ushort16 iota = (ushort16) (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+      12, 13, 14, 15);
+  if (alpha < 0)
+    return (ushort16) (0);
+  return as_ushort16 (iota % (ushort16) (step) == (ushort16) (alpha));
+}
+
+#ifdef GST_CL_HAVE_SHIFTS
+/* CPUs: as lap_run_shifted, each block's column sums once and the
+ * neighbours by lane shifts: 3 loads per 16 samples instead of 9 (the
+ * centres are loaded again, from the cache). */
+#define LAP_RUN_W(sh)                                                   \
+  for (; x + 16 <= end && x + 48 <= units; x += 32) {                   \
+    const int16 n1 = lap_column_w (a + x + 16, b + x + 16, c + x + 16,  \
+        wmask);                                                         \
+    const int16 n2 = lap_column_w (a + x + 32, b + x + 32, c + x + 32,  \
+        wmask);                                                         \
+    const ushort16 r0 = LOAD_US16 (b + x), r1 = LOAD_US16 (b + x + 16); \
+    STORE_US16 (o + x, lap_pack_w (lap_finish_w (GST_CL_RIGHT_BY (prev, \
+                    cur, sh) + cur + GST_CL_LEFT_BY (cur, n1, sh),      \
+                lap_inplace16_w (r0, wmask), variant, q, shift, wmask), \
+            r0, amask));                                                \
+    STORE_US16 (o + x + 16, lap_pack_w (lap_finish_w (GST_CL_RIGHT_BY   \
+                (cur, n1, sh) + n1 + GST_CL_LEFT_BY (n1, n2, sh),       \
+                lap_inplace16_w (r1, wmask), variant, q, shift, wmask), \
+            r1, amask));                                                \
+    prev = n1;                                                          \
+    cur = n2;                                                           \
+  }
+
+inline __attribute__ ((always_inline)) int
+lap_run_shifted_w (const __global ushort * a, const __global ushort * b,
+    const __global ushort * c, __global ushort * o, int x, int end,
+    int units, int step, ushort16 amask, const int variant, int q, int shift,
+    int wmask)
+{
+  for (; x < end && x < 16; x += 16)
+    lap_store16_w (a, b, c, o, x, step, amask, variant, q, shift, wmask);
+  if (x < 16 || x + 16 > end || x + 48 > units)
+    return x;
+  int16 prev = lap_column_w (a + x - 16, b + x - 16, c + x - 16, wmask);
+  int16 cur = lap_column_w (a + x, b + x, c + x, wmask);
+  /* the formats of more than 8 bits have pixels of 1 or 4 samples */
+  if (step == 1) {
+    LAP_RUN_W (1);
+  } else if (step == 4) {
+    LAP_RUN_W (4);
+  }
+  return x;
+}
+
+/* At strength 1 with depths up to 12 bits the window's sum of values
+ * (at most 9 * 4095) and 10 * c (at most 40950) fit 16-bit unsigned
+ * lanes: the hot loop then works on ushort16, vectors half as wide as the
+ * int16 ones (half the instructions on AVX-512, as the 8-bit path's
+ * short16). Without a sign, clamp (10 * c - s, 0, maxv) is
+ * min (10 * c - min (10 * c, s), maxv) and |9 * c - s| is
+ * max (9 * c, s) - min (9 * c, s). The results equal lap_finish_w's. */
+inline ushort16
+lap_values_n (ushort16 words, int shift, int maxv)
+{
+  return (words >> (ushort16) (shift)) & (ushort16) (maxv);
+}
+
+inline ushort16
+lap_column_n (const __global ushort * a, const __global ushort * b,
+    const __global ushort * c, int shift, int maxv)
+{
+  return lap_values_n (LOAD_US16 (a), shift, maxv) +
+      lap_values_n (LOAD_US16 (b), shift, maxv) +
+      lap_values_n (LOAD_US16 (c), shift, maxv);
+}
+
+/* the stored words of 16 results from the window sums s and the stored
+ * centres; variant: LAP_W_SHARPEN or LAP_W_EDGES */
+inline __attribute__ ((always_inline)) ushort16
+lap_finish_n (ushort16 s, ushort16 raw, ushort16 amask, const int variant,
+    int shift, int maxv)
+{
+  const ushort16 t = lap_values_n (raw, shift, maxv) *
+      (ushort16) (variant == LAP_W_SHARPEN ? 10 : 9);
+  const ushort16 lo = min (t, s);
+  const ushort16 v = variant == LAP_W_SHARPEN ? t - lo : max (t, s) - lo;
+  return bitselect (min (v, (ushort16) (maxv)) << (ushort16) (shift), raw,
+      amask);
+}
+
+#define LAP_RUN_N(sh)                                                   \
+  for (; x + 16 <= end && x + 48 <= units; x += 32) {                   \
+    const ushort16 n1 = lap_column_n (a + x + 16, b + x + 16,           \
+        c + x + 16, shift, maxv);                                       \
+    const ushort16 n2 = lap_column_n (a + x + 32, b + x + 32,           \
+        c + x + 32, shift, maxv);                                       \
+    STORE_US16 (o + x, lap_finish_n (GST_CL_RIGHT_BY (prev, cur, sh) +  \
+            cur + GST_CL_LEFT_BY (cur, n1, sh), LOAD_US16 (b + x),      \
+            amask, variant, shift, maxv));                              \
+    STORE_US16 (o + x + 16, lap_finish_n (GST_CL_RIGHT_BY (cur, n1, sh) \
+            + n1 + GST_CL_LEFT_BY (n1, n2, sh), LOAD_US16 (b + x + 16), \
+            amask, variant, shift, maxv));                              \
+    prev = n1;                                                          \
+    cur = n2;                                                           \
+  }
+
+/* lap_run_shifted_w in 16-bit lanes (strength 1, depth <= 12) */
+inline __attribute__ ((always_inline)) int
+lap_run_shifted_n (const __global ushort * a, const __global ushort * b,
+    const __global ushort * c, __global ushort * o, int x, int end,
+    int units, int step, ushort16 amask, const int variant, int q, int shift,
+    int maxv)
+{
+  const int wmask = maxv << shift;
+  for (; x < end && x < 16; x += 16)
+    lap_store16_w (a, b, c, o, x, step, amask, variant, q, shift, wmask);
+  if (x < 16 || x + 16 > end || x + 48 > units)
+    return x;
+  ushort16 prev = lap_column_n (a + x - 16, b + x - 16, c + x - 16, shift,
+      maxv);
+  ushort16 cur = lap_column_n (a + x, b + x, c + x, shift, maxv);
+  if (step == 1) {
+    LAP_RUN_N (1);
+  } else if (step == 4) {
+    LAP_RUN_N (4);
+  }
+  return x;
+}
+#endif
+
+#ifndef GST_CL_CPU
+/* GPUs, rows 32-byte aligned: a work-item walks down one aligned column of
+ * 16 samples keeping three rows of horizontal sums. The neighbours come
+ * from one aligned 32-byte load and the aligned 8 bytes on each side
+ * (which the neighbouring work-items load as their own: cache hits),
+ * put together with constant swizzles for the two pixel sizes. */
+inline int16
+lap_hsum_aligned_w (const __global ushort * row, int x, int step, int wmask,
+    ushort16 * raw)
+{
+  const ushort16 w = *(const __global ushort16 *) (row + x);
+  const ushort16 c = w & (ushort16) (wmask);
+  const ushort4 before = *(const __global ushort4 *) (row + x - 4) &
+      (ushort4) (wmask);
+  const ushort4 after = *(const __global ushort4 *) (row + x + 16) &
+      (ushort4) (wmask);
+  ushort16 l, r;
+  if (step == 1) {
+    l = (ushort16) (before.s3, c.s0123, c.s4567, c.s89ab, c.scde);
+    r = (ushort16) (c.s1234, c.s5678, c.s9abc, c.sdef, after.s0);
+  } else {
+    l = (ushort16) (before, c.s0123, c.s4567, c.s89ab);
+    r = (ushort16) (c.s4567, c.s89ab, c.scdef, after);
+  }
+  *raw = w;
+  return convert_int16 (l) + convert_int16 (c) + convert_int16 (r);
+}
+
+inline __attribute__ ((always_inline)) void
+lap_walk_aligned_w (__global const ushort * src, int src_stride,
+    __global ushort * dst, int dst_stride, int height, int step, int x,
+    int y0, int y1, ushort16 amask, const int variant, int q, int shift,
+    int wmask)
+{
+  ushort16 r0, r1, r2;
+  int16 h0 = lap_hsum_aligned_w ((const __global ushort *) ((const __global
+              uchar *) src + (size_t) max (y0 - 1, 0) * src_stride), x,
+      step, wmask, &r0);
+  int16 h1 = lap_hsum_aligned_w ((const __global ushort *) ((const __global
+              uchar *) src + (size_t) y0 * src_stride), x, step, wmask, &r1);
+  for (int y = y0; y < y1; y++) {
+    const int16 h2 = lap_hsum_aligned_w ((const __global ushort *) ((const
+                __global uchar *) src + (size_t) min (y + 1,
+                height - 1) * src_stride), x, step, wmask, &r2);
+    *(__global ushort16 *) ((__global uchar *) dst + (size_t) y * dst_stride +
+        2 * (size_t) x) = lap_pack_w (lap_finish_w (h0 + h1 + h2,
+            lap_inplace16_w (r1, wmask), variant, q, shift, wmask), r1,
+        amask);
+    h0 = h1;
+    h1 = h2;
+    r1 = r2;
+  }
+}
+
+/* Whether a work-item's columns [x0, x0 + chunk) can take it: 16 samples
+ * with 4 on each side, rows 32-byte aligned, pixels of 1 or 4 samples. */
+inline int
+lap_aligned_ok_w (const __global ushort * src, int src_stride,
+    const __global ushort * dst, int dst_stride, int x0, int chunk,
+    int units, int step)
+{
+  return chunk == 16 && x0 >= 4 && x0 + 20 <= units &&
+      (step == 1 || step == 4) && ((src_stride | dst_stride) & 31) == 0 &&
+      (((size_t) src | (size_t) dst) & 31) == 0;
+}
+#endif
+
+inline __attribute__ ((always_inline)) void
+lap_rows_w (__global const ushort * src, int src_stride,
+    __global ushort * dst, int dst_stride, int units, int height, int step,
+    int alpha, int x0, int x1, int y0, int y1, int mode, int q, int shift,
+    int maxv, const int variant, const int narrow)
+{
+  const ushort16 amask = lap_alpha_mask16_w (alpha, step);
+  const int wmask = maxv << shift;
+  /* as in lap_rows: vectors starting in [vlo, vhi] have their neighbours
+   * inside the row, and start on a pixel when there is a kept sample */
+  const int vlo = max (x0, step);
+  const int vhi = min (x1, units - step) - 16;
+
+#ifndef GST_CL_CPU
+  if (lap_aligned_ok_w (src, src_stride, dst, dst_stride, x0, x1 - x0,
+          units, step)) {
+    lap_walk_aligned_w (src, src_stride, dst, dst_stride, height, step, x0,
+        y0, y1, amask, variant, q, shift, wmask);
+    return;
+  }
+#endif
+  for (int y = y0; y < y1; y++) {
+    const __global ushort *a = (const __global ushort *) ((const __global
+            uchar *) src + (size_t) max (y - 1, 0) * src_stride);
+    const __global ushort *b = (const __global ushort *) ((const __global
+            uchar *) src + (size_t) y * src_stride);
+    const __global ushort *c = (const __global ushort *) ((const __global
+            uchar *) src + (size_t) min (y + 1, height - 1) * src_stride);
+    __global ushort *o = (__global ushort *) ((__global uchar *) dst +
+        (size_t) y * dst_stride);
+
+    if (vhi < vlo) {            /* narrow: no room for a vector */
+      lap_scalar_w (a, b, c, o, x0, x1, step, alpha, units, mode, q, shift,
+          maxv);
+      continue;
+    }
+    if (x0 < vlo)
+      lap_scalar_w (a, b, c, o, x0, vlo, step, alpha, units, mode, q, shift,
+          maxv);
+    int x = vlo;
+#ifdef GST_CL_HAVE_SHIFTS
+    if (narrow)
+      x = lap_run_shifted_n (a, b, c, o, x, vhi, units, step, amask, variant,
+          q, shift, maxv);
+    else
+      x = lap_run_shifted_w (a, b, c, o, x, vhi, units, step, amask, variant,
+          q, shift, wmask);
+#endif
+    for (; x < vhi; x += 16)
+      lap_store16_w (a, b, c, o, x, step, amask, variant, q, shift, wmask);
+    lap_store16_w (a, b, c, o, vhi, step, amask, variant, q, shift, wmask);
+    if (vhi + 16 < x1)
+      lap_scalar_w (a, b, c, o, vhi + 16, x1, step, alpha, units, mode, q,
+          shift, maxv);
+  }
+}
+
+/* laplace_buffer for 16-bit samples: units are samples, strides bytes */
+__kernel void
+laplace_buffer16 (__global const ushort * src, int src_stride,
+    __global ushort * dst, int dst_stride, int units, int height, int step,
+    int alpha, int chunk, int rows, int mode, int q, int shift, int maxv)
+{
+  int x0, x1, y0, y1;
+  if (!gst_cl_work_rect (units, height, chunk, rows, &x0, &x1, &y0, &y1))
+    return;
+#ifdef GST_CL_HAVE_SHIFTS
+  if (q == LAP_W_ONE && maxv <= 4095) {
+    if (mode == LAP_MODE_SHARPEN)
+      lap_rows_w (src, src_stride, dst, dst_stride, units, height, step,
+          alpha, x0, x1, y0, y1, mode, q, shift, maxv, LAP_W_SHARPEN, 1);
+    else
+      lap_rows_w (src, src_stride, dst, dst_stride, units, height, step,
+          alpha, x0, x1, y0, y1, mode, q, shift, maxv, LAP_W_EDGES, 1);
+    return;
+  }
+#endif
+  if (q == LAP_W_ONE) {
+    if (mode == LAP_MODE_SHARPEN)
+      lap_rows_w (src, src_stride, dst, dst_stride, units, height, step,
+          alpha, x0, x1, y0, y1, mode, q, shift, maxv, LAP_W_SHARPEN, 0);
+    else
+      lap_rows_w (src, src_stride, dst, dst_stride, units, height, step,
+          alpha, x0, x1, y0, y1, mode, q, shift, maxv, LAP_W_EDGES, 0);
+  } else {
+    if (mode == LAP_MODE_SHARPEN)
+      lap_rows_w (src, src_stride, dst, dst_stride, units, height, step,
+          alpha, x0, x1, y0, y1, mode, q, shift, maxv, LAP_W_SHARPEN_Q, 0);
+    else
+      lap_rows_w (src, src_stride, dst, dst_stride, units, height, step,
+          alpha, x0, x1, y0, y1, mode, q, shift, maxv, LAP_W_EDGES_Q, 0);
+  }
+}
