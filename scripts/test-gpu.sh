@@ -26,7 +26,7 @@ export GST_CL_DEVICE=${GST_CL_DEVICE:-gpu}
 export CLFILTERS_REQUIRE_DEVICE=1
 # the cases of the programs that allow it in one process each (a GPU
 # driver's start in every forked case was most of a small case's time;
-# tests/check/common.h, TEST_MAIN_ONE_PROCESS); 0 forks every case
+# tests/check/lib/clcheck.h, TEST_MAIN_ONE_PROCESS); 0 forks every case
 export CLFILTERS_TEST_ONE_PROCESS=${CLFILTERS_TEST_ONE_PROCESS:-1}
 # the variants that repeat the GPU's own path there (copying, mapped, GPU
 # kernels) run their documented subsets (tests/meson.build)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* clgaussian tests: outputs compared with plain C references. */
-#include "common.h"
+#include "clcheck.h"
 
 #include <math.h>
 
@@ -359,7 +359,7 @@ GST_START_TEST (test_tuning_and_paths)
 
 GST_END_TEST;
 
-/* The GPU kernel of 8-byte words: the cases of common.h. */
+/* The GPU kernel of 8-byte words: the cases of clcheck.h. */
 GST_START_TEST (test_words8)
 {
   const gchar *format = words8_formats[__i__];

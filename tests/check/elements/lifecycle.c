@@ -3,7 +3,7 @@
  * from another thread while streaming, many elements on one device, two
  * pipelines in two threads. Runs under the OpenCL test layer, so every
  * test also checks that no OpenCL object outlives its pipeline. */
-#include "common.h"
+#include "clcheck.h"
 
 #include <dlfcn.h>
 

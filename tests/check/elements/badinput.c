@@ -4,7 +4,7 @@
  * buffers before caps, gap buffers. Each ends without a crash or a GLib
  * critical, with a warning or error on the bus, and nothing unwritten
  * pushed downstream. */
-#include "common.h"
+#include "clcheck.h"
 
 static const gchar *const elements[] = {
   "clgaussian", "clgaussian memory=image", "cllaplace",

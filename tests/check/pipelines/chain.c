@@ -5,7 +5,7 @@
  * on POCL: separate upload, kernel and download queues, events between
  * them); one upload and one download per frame, counted by the OpenCL
  * test layer; negotiation; the device shared through GstContext. */
-#include "common.h"
+#include "clcheck.h"
 
 #include <gst/base/gstbasetransform.h>
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* clhistogram tests: messages compared with counts and statistics computed
  * in plain C in the test. */
-#include "common.h"
+#include "clcheck.h"
 
 #include <math.h>
 

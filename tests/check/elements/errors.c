@@ -3,7 +3,7 @@
  * Each test runs in its own forked process, so the environment it sets is
  * read by a fresh ICD loader and POCL. */
 #define _GNU_SOURCE             /* dladdr */
-#include "common.h"
+#include "clcheck.h"
 
 #include <glib/gstdio.h>
 

@@ -3,7 +3,7 @@
  * loaded with OPENCL_LAYERS): every OpenCL object the elements create is
  * released when they stop, and a failure of any listed OpenCL call at any
  * point ends in an error on the bus, a clean shutdown and no leak. */
-#include "common.h"
+#include "clcheck.h"
 
 #include <dlfcn.h>
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* cllaplace tests: outputs compared with plain C references. */
-#include "common.h"
+#include "clcheck.h"
 
 #include <math.h>
 
@@ -497,7 +497,7 @@ GST_START_TEST (test_tuning_and_paths)
 GST_END_TEST;
 
 /* The GPU kernel of 8-byte words, in its four arithmetic variants: the
- * cases of common.h. */
+ * cases of clcheck.h. */
 GST_START_TEST (test_words8)
 {
   static const LapCase cases[] = {

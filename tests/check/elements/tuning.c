@@ -4,7 +4,7 @@
  * and GST_CL_TUNE=off measure nothing; a corrupt store is rewritten; and a
  * sample of decompositions of the tuner's grid gives the reference output.
  * References are plain C, here. */
-#include "common.h"
+#include "clcheck.h"
 
 #include <glib/gstdio.h>
 

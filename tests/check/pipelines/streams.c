@@ -8,7 +8,7 @@
  * middle of its frames, another drops a bad buffer, another fails and
  * another seeks; a producer that rewrites its buffers as soon as an
  * element lets go of them gets the outputs of fresh buffers. */
-#include "common.h"
+#include "clcheck.h"
 
 #include <gst/app/gstappsink.h>
 #include <gst/app/gstappsrc.h>
