@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* devbench: the clfilters elements on one OpenCL device, with the floors of
- * that device, in C (the lent GPU machine has no Python bindings).
+ * that device, in C (for machines without GStreamer's Python bindings).
  *
  *     build/bench/devbench [--device SEL] [--sizes 1080p,4k] [--frames N]
  *                          [--only SUBSTRING] [--tuning] [--output FILE]

@@ -167,8 +167,8 @@ wait_polling (cl_event event)
  *
  * On a GPU the wait looks at the event's status, briefly without a pause,
  * then sleeping between looks. NVIDIA's clWaitForEvents spins: each
- * waiting thread burns a core, and with 16 streams the waiting threads
- * took the host's 16 cores from those with work. Event callbacks are no
+ * waiting thread burns a core, and with many streams the waiting threads
+ * take the host's cores from those with work. Event callbacks are no
  * better: the driver runs them late, tens of milliseconds behind. CPU
  * devices, and GST_CL_WAIT=spin, use clWaitForEvents (docs/performance.md,
  * "Many streams").
