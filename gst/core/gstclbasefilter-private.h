@@ -17,7 +17,7 @@ G_BEGIN_DECLS
 typedef struct
 {
   /* properties, under the object lock */
-  GstClMemoryKind memory;
+  GstClStorage storage;
   gchar *device_selector;
   gchar *device_name;
   gboolean profiling;

@@ -25,6 +25,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_base_filter_debug);
 enum
 {
   PROP_0,
+  PROP_STORAGE,
   PROP_MEMORY,
   PROP_DEVICE,
   PROP_DEVICE_NAME,
@@ -36,7 +37,7 @@ enum
   PROP_PIXELS_PER_ITEM,
 };
 
-#define DEFAULT_MEMORY GST_CL_MEMORY_AUTO
+#define DEFAULT_STORAGE GST_CL_STORAGE_AUTO
 #define DEFAULT_DEVICE ""
 #define DEFAULT_PROFILING FALSE
 #define DEFAULT_KERNEL_SHAPE GST_CL_KERNEL_SHAPE_AUTO
@@ -55,24 +56,6 @@ GstClBaseFilterPrivate *
 gst_cl_base_filter_get_private (GstClBaseFilter * self)
 {
   return PRIV (self);
-}
-
-GType
-gst_cl_memory_kind_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {GST_CL_MEMORY_AUTO, "The kind measured faster: buffers (frames travel "
-          "in buffers; an image costs a copy in and out)", "auto"},
-    {GST_CL_MEMORY_BUFFER, "OpenCL buffers", "buffer"},
-    {GST_CL_MEMORY_IMAGE, "OpenCL images", "image"},
-    {0, NULL, NULL}
-  };
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstClMemoryKind", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
 }
 
 GType
@@ -412,23 +395,6 @@ gst_cl_base_filter_stop (GstBaseTransform * trans)
   return TRUE;
 }
 
-/**
- * gst_cl_base_filter_measured_memory:
- *
- * What `memory=auto` chooses for a filter: buffers. Frames travel between
- * elements in OpenCL buffers (GstClMemory); an image costs a device copy in
- * and one out per element, more than it saves: four clgaussian at 4K RGBA
- * on an H100 cost 1.33 ms a frame with images and 0.80 ms with buffers,
- * although the image kernel alone is twice as fast (docs/performance.md).
- * POCL emulates images in software (docs/tuning.md).
- */
-GstClMemoryKind
-gst_cl_base_filter_measured_memory (GstClDevice * device,
-    const GstVideoInfo * info)
-{
-  return GST_CL_MEMORY_BUFFER;
-}
-
 static gboolean
 gst_cl_base_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
     GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info)
@@ -436,43 +402,23 @@ gst_cl_base_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
   GstClBaseFilter *self = GST_CL_BASE_FILTER (filter);
   GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (self);
   GstClBaseFilterPrivate *priv = PRIV (self);
-  GstClMemoryKind kind;
+  GstClStorage kind;
+  gboolean automatic;
   GError *err = NULL;
-  gchar *why = NULL;
 
   if (!priv->set_up)
     return FALSE;
   /* frames of the old caps finish with the old state */
   gst_cl_base_filter_drain (self, NULL);
   GST_OBJECT_LOCK (self);
-  kind = priv->memory;
+  kind = priv->storage;
   GST_OBJECT_UNLOCK (self);
-  if (kind == GST_CL_MEMORY_AUTO) {
-    kind = klass->auto_memory ? klass->auto_memory (self, priv->device,
-        in_info) : gst_cl_base_filter_measured_memory (priv->device, in_info);
-    /* auto falls back to buffers quietly where images are not possible */
-    if (kind == GST_CL_MEMORY_IMAGE &&
-        (!gst_cl_plane_image_possible (priv->device, in_info, 0, &why) ||
-            !gst_cl_plane_image_possible (priv->device, out_info, 0, &why))) {
-      GST_INFO_OBJECT (self, "memory=auto: buffers (%s)", why);
-      g_clear_pointer (&why, g_free);
-      kind = GST_CL_MEMORY_BUFFER;
-    }
-  }
-
-  priv->image = kind == GST_CL_MEMORY_IMAGE;
-  if (priv->image && (!gst_cl_plane_image_possible (priv->device, in_info, 0,
-              &why) || !gst_cl_plane_image_possible (priv->device, out_info,
-              0, &why))) {
-    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
-        ("memory=image is not possible for %s %dx%d on this device: using "
-            "OpenCL buffers instead.",
-            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (in_info)),
-            GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info)),
-        ("%s", why));
-    g_free (why);
-    priv->image = FALSE;
-  }
+  automatic = kind == GST_CL_STORAGE_AUTO;
+  if (automatic)
+    kind = klass->auto_storage ? klass->auto_storage (self, priv->device,
+        in_info) : gst_cl_storage_measured (priv->device, in_info);
+  priv->image = gst_cl_storage_use_images (GST_ELEMENT (self), kind,
+      automatic, priv->device, in_info, out_info);
   priv->out_device = gst_cl_caps_on_device (outcaps);
   GST_INFO_OBJECT (self, "%s %dx%d in OpenCL %s, from %s to %s memory",
       gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (in_info)),
@@ -841,7 +787,10 @@ gst_cl_base_filter_set_property (GObject * object, guint prop_id,
   GST_OBJECT_LOCK (object);
   switch (prop_id) {
     case PROP_MEMORY:
-      priv->memory = g_value_get_enum (value);
+      gst_cl_storage_warn_memory_alias (object);
+      /* fall through */
+    case PROP_STORAGE:
+      priv->storage = g_value_get_enum (value);
       break;
     case PROP_DEVICE:
       g_free (priv->device_selector);
@@ -883,7 +832,8 @@ gst_cl_base_filter_get_property (GObject * object, guint prop_id,
   GST_OBJECT_LOCK (object);
   switch (prop_id) {
     case PROP_MEMORY:
-      g_value_set_enum (value, priv->memory);
+    case PROP_STORAGE:
+      g_value_set_enum (value, priv->storage);
       break;
     case PROP_DEVICE:
       g_value_set_string (value, priv->device_selector);
@@ -938,18 +888,8 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
   gobject_class->finalize = gst_cl_base_filter_finalize;
   klass->tiles_fields = GST_CL_TUNE_ALL;
 
-  /**
-   * GstClBaseFilter:memory:
-   *
-   * Where frames live on the device. Applies from the next start.
-   */
-  g_object_class_install_property (gobject_class, PROP_MEMORY,
-      g_param_spec_enum ("memory", "Memory",
-          "Where frames live on the device: OpenCL buffers or images "
-          "(auto: the kind measured faster: buffers, in which frames travel "
-          "between elements; images cost a device copy in and out)",
-          GST_TYPE_CL_MEMORY_KIND, DEFAULT_MEMORY,
-          rw | GST_PARAM_MUTABLE_READY));
+  gst_cl_storage_install_properties (gobject_class, PROP_STORAGE,
+      PROP_MEMORY);
   g_object_class_install_property (gobject_class, PROP_DEVICE,
       g_param_spec_string ("device", "Device",
           "OpenCL device: \"\" = $GST_CL_DEVICE, else the first GPU, else the "
@@ -1029,7 +969,6 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
       GST_DEBUG_FUNCPTR (gst_cl_base_filter_transform_frame_ip);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CL_BASE_FILTER, 0);
-  gst_type_mark_as_plugin_api (GST_TYPE_CL_MEMORY_KIND, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CL_KERNEL_SHAPE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CL_TUNING_MODE, 0);
 }
@@ -1038,7 +977,7 @@ static void
 gst_cl_base_filter_init (GstClBaseFilter * self)
 {
   GstClBaseFilterPrivate *priv = PRIV (self);
-  priv->memory = DEFAULT_MEMORY;
+  priv->storage = DEFAULT_STORAGE;
   priv->device_selector = g_strdup (DEFAULT_DEVICE);
   priv->device_name = g_strdup ("");
   priv->profiling = DEFAULT_PROFILING;

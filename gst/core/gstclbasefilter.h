@@ -8,29 +8,13 @@
 #include "gstclkernel.h"
 #include "gstclplane.h"
 #include "gstclprofile.h"
+#include "gstclstorage.h"
 #include "gstcltuner.h"
 
 #include <gst/video/video.h>
 #include <gst/video/gstvideofilter.h>
 
 G_BEGIN_DECLS
-
-/**
- * GstClMemoryKind:
- * @GST_CL_MEMORY_AUTO: the kind measured faster: buffers (see
- *   gst_cl_base_filter_measured_memory())
- * @GST_CL_MEMORY_BUFFER: OpenCL buffers
- * @GST_CL_MEMORY_IMAGE: OpenCL images
- */
-typedef enum
-{
-  GST_CL_MEMORY_AUTO,
-  GST_CL_MEMORY_BUFFER,
-  GST_CL_MEMORY_IMAGE,
-} GstClMemoryKind;
-
-#define GST_TYPE_CL_MEMORY_KIND (gst_cl_memory_kind_get_type ())
-GType gst_cl_memory_kind_get_type (void);
 
 /**
  * GstClTuningMode:
@@ -63,8 +47,8 @@ G_DECLARE_DERIVABLE_TYPE (GstClBaseFilter, gst_cl_base_filter, GST,
  * @configure: caps are set: prepare per-size device state (not per frame)
  * @process: enqueue the kernels that filter @src into @dst, appending
  *   their events to @events (at most GST_CL_MAX_KERNEL_EVENTS)
- * @auto_memory: the memory kind `memory=auto` chooses on @device for frames
- *   described by @info (default: gst_cl_base_filter_measured_memory())
+ * @auto_storage: the storage `storage=auto` chooses on @device for frames
+ *   described by @info (default: gst_cl_storage_measured())
  * @analyze: for analyzers (elements that never change the frame): enqueue
  *   the kernels that read @src, wait for their results and use them;
  *   @buffer is the input, for timestamps. An element that sets
@@ -77,7 +61,7 @@ G_DECLARE_DERIVABLE_TYPE (GstClBaseFilter, gst_cl_base_filter, GST,
  * An element sets the program and overrides @setup and @process; the base
  * class does the rest: device selection and sharing, program build, caps
  * (system memory and memory:OpenCLMemory on both pads), frames on the
- * device for both memory kinds, input validation, profiling and the shared
+ * device for both storages, input validation, profiling and the shared
  * properties. Planes other than the first (the chroma of YUV formats) are
  * copied on the device. Kernels are enqueued on the device's compute queue
  * (gst_cl_base_filter_get_queue()) and never waited for.
@@ -97,7 +81,7 @@ struct _GstClBaseFilterClass
     gboolean (*process) (GstClBaseFilter * self, const GstClPlane * src,
       const GstClPlane * dst, cl_event * events, guint * n_events,
       GError ** error);
-    GstClMemoryKind (*auto_memory) (GstClBaseFilter * self,
+    GstClStorage (*auto_storage) (GstClBaseFilter * self,
       GstClDevice * device, const GstVideoInfo * info);
     gboolean (*analyze) (GstClBaseFilter * self, const GstClPlane * src,
       GstBuffer * buffer, cl_event * events, guint * n_events,
@@ -112,8 +96,6 @@ struct _GstClBaseFilterClass
   gpointer _gst_reserved[GST_PADDING];
 };
 
-GstClMemoryKind gst_cl_base_filter_measured_memory (GstClDevice * device,
-    const GstVideoInfo * info);
 
 /* For subclasses, from the streaming thread: */
 GstClDevice *gst_cl_base_filter_get_device (GstClBaseFilter * self);

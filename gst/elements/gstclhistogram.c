@@ -545,11 +545,11 @@ static void drop_frames (GstClHistogram * self);
 
 /* Counting reads each pixel once: images gain nothing on any device measured
  * (docs/tuning.md), and POCL emulates them. */
-static GstClMemoryKind
-gst_cl_histogram_auto_memory (GstClBaseFilter * base, GstClDevice * device,
+static GstClStorage
+gst_cl_histogram_auto_storage (GstClBaseFilter * base, GstClDevice * device,
     const GstVideoInfo * info)
 {
-  return GST_CL_MEMORY_BUFFER;
+  return GST_CL_STORAGE_BUFFER;
 }
 
 static gboolean
@@ -1619,7 +1619,7 @@ gst_cl_histogram_class_init (GstClHistogramClass * klass)
   base_class->program_name = "histogram";
   base_class->program_source = gst_cl_source_histogram;
   base_class->setup = gst_cl_histogram_setup;
-  base_class->auto_memory = gst_cl_histogram_auto_memory;
+  base_class->auto_storage = gst_cl_histogram_auto_storage;
   base_class->cleanup = gst_cl_histogram_cleanup;
   base_class->configure = gst_cl_histogram_configure;
   base_class->analyze = gst_cl_histogram_analyze;
