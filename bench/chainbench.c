@@ -177,9 +177,9 @@ main (int argc, char **argv)
     "clupload ! clgaussian ! cllaplace ! clhistogram ! cldownload",
     "clgaussian ! clgaussian ! clgaussian ! clgaussian",
     "clgaussian ! cllaplace ! clhistogram ! cldownload ! queue",
-    "clgaussian memory=buffer ! cllaplace memory=buffer ! clhistogram",
-    "clgaussian memory=buffer ! clgaussian memory=buffer ! "
-        "clgaussian memory=buffer ! clgaussian memory=buffer",
+    "clgaussian storage=buffer ! cllaplace storage=buffer ! clhistogram",
+    "clgaussian storage=buffer ! clgaussian storage=buffer ! "
+        "clgaussian storage=buffer ! clgaussian storage=buffer",
   };
 
   for (i = 1; i < argc; i++) {

@@ -57,11 +57,11 @@ static const Case cases[] = {
   {"cllaplace", "NV12"}, {"cllaplace", "P010_10LE"},
   {"clhistogram", "NV12"}, {"clhistogram", "P010_10LE"},
   /* tuning sweeps: the classic questions */
-  {"clgaussian memory=image", "GRAY8", TRUE},
-  {"clgaussian memory=image", "RGBA", TRUE},
-  {"clgaussian radius=7 memory=image", "RGBA", TRUE},
-  {"cllaplace memory=image", "RGBA", TRUE},
-  {"clhistogram memory=image", "GRAY8", TRUE},
+  {"clgaussian storage=image", "GRAY8", TRUE},
+  {"clgaussian storage=image", "RGBA", TRUE},
+  {"clgaussian radius=7 storage=image", "RGBA", TRUE},
+  {"cllaplace storage=image", "RGBA", TRUE},
+  {"clhistogram storage=image", "GRAY8", TRUE},
   {"cllaplace strength=0.5", "RGBA", TRUE},
   {"clgaussian kernel-shape=strips", "RGBA", TRUE},
   {"clgaussian kernel-shape=tiles", "RGBA", TRUE},
@@ -74,10 +74,10 @@ static const Case cases[] = {
   {"clgaussian kernel-shape=strips rows-per-item=4", "RGBA", TRUE},
   {"clgaussian kernel-shape=strips rows-per-item=64", "RGBA", TRUE},
   {"clgaussian kernel-shape=strips pixels-per-item=256", "RGBA", TRUE},
-  {"clgaussian memory=image work-group-size=32", "RGBA", TRUE},
-  {"clgaussian memory=image work-group-size=128", "RGBA", TRUE},
-  {"clgaussian memory=image work-group-size=256", "RGBA", TRUE},
-  {"clgaussian memory=image rows-per-item=2", "RGBA", TRUE},
+  {"clgaussian storage=image work-group-size=32", "RGBA", TRUE},
+  {"clgaussian storage=image work-group-size=128", "RGBA", TRUE},
+  {"clgaussian storage=image work-group-size=256", "RGBA", TRUE},
+  {"clgaussian storage=image rows-per-item=2", "RGBA", TRUE},
   /* the band kernel (radius 2-16 on GPUs): rows a band walks */
   {"clgaussian radius=7 rows-per-item=8", "GRAY8", TRUE},
   {"clgaussian radius=7 rows-per-item=16", "GRAY8", TRUE},
@@ -87,8 +87,8 @@ static const Case cases[] = {
   {"clgaussian radius=7 rows-per-item=16", "RGBA", TRUE},
   {"clgaussian radius=7 rows-per-item=32", "RGBA", TRUE},
   {"clgaussian radius=7 rows-per-item=64", "RGBA", TRUE},
-  {"clgaussian memory=image rows-per-item=4", "RGBA", TRUE},
-  {"clgaussian memory=image pixels-per-item=2", "RGBA", TRUE},
+  {"clgaussian storage=image rows-per-item=4", "RGBA", TRUE},
+  {"clgaussian storage=image pixels-per-item=2", "RGBA", TRUE},
 };
 
 static int

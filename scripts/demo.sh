@@ -25,5 +25,5 @@ run() {   # run NAME FILTER...: photo -> 1920x1080 RGBA -> filter -> PNG
 run original identity
 run blur-3x3 clgaussian
 run blur-sigma4 clgaussian sigma=4
-run blur-sigma4-image clgaussian sigma=4 memory=image
+run blur-sigma4-image clgaussian sigma=4 storage=image
 echo "demo: done; open the PNG files in $out/ to compare."

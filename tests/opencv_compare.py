@@ -90,7 +90,7 @@ def main():
             for radius, sigma in cases:
                 if w > 1000 and (radius, sigma) not in ((3, 0.0), (7, 2.5), (15, 5.0)):
                     continue
-                got = run_clgaussian(frame, fmt, f'radius={radius} sigma={sigma} memory={memory}')
+                got = run_clgaussian(frame, fmt, f'radius={radius} sigma={sigma} storage={memory}')
                 want = cv2.GaussianBlur(frame, (2 * radius + 1, 2 * radius + 1), sigma,
                                         borderType=cv2.BORDER_REPLICATE)
                 want = want.reshape(frame.shape)

@@ -26,10 +26,24 @@ export GST_INSPECT_NO_COLORS=1 GST_PAGER=cat PAGER=cat
 
 version=$(gst-inspect-1.0 --version | sed -n 's/^GStreamer \([0-9]*\.[0-9]*\).*/\1/p')
 
+# Deprecated properties (flag "deprecated", such as the filters' `memory`,
+# the old name of `storage`) are left out of the docs: a property's block is
+# its "  name : blurb" line and the indented lines under it.
+drop_deprecated() {
+  awk '
+    function flush() { if (block != "" && !dep) printf "%s", block; block = ""; dep = 0 }
+    /^  [a-z][a-z0-9-]* *: / { flush(); inprop = 1 }
+    inprop && !/^  [a-z][a-z0-9-]* *: / && !/^                        / { flush(); inprop = 0 }
+    inprop { block = block $0 "\n"; if ($0 ~ /^ *flags: .*deprecated/) dep = 1; next }
+    { print }
+    END { flush() }'
+}
+
 inspect() {   # the committed form of gst-inspect-1.0 ELEMENT
   gst-inspect-1.0 --no-colors "$1" |
     sed -e 's/\x1b\[[0-9;]*m//g' \
-        -e 's|^\(  Filename  *\).*/\(libgstclfilters\.so\)$|\1.../\2|'
+        -e 's|^\(  Filename  *\).*/\(libgstclfilters\.so\)$|\1.../\2|' |
+    drop_deprecated
 }
 no_version() { sed 's/^\(  Version  *\).*/\1(ignored)/'; }
 

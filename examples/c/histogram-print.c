@@ -251,7 +251,7 @@ main (int argc, char *argv[])
   App app = { 0 };
   gint frames = 10, bins = 16;
   gint64 interval = 0;
-  gchar *input = NULL, *channels = NULL, *device = NULL, *memory = NULL;
+  gchar *input = NULL, *channels = NULL, *device = NULL, *storage = NULL;
   gchar *src, *desc;
   GOptionEntry entries[] = {
     {"frames", 'n', 0, G_OPTION_ARG_INT, &frames,
@@ -269,7 +269,7 @@ main (int argc, char *argv[])
     {"device", 'd', 0, G_OPTION_ARG_STRING, &device,
         "OpenCL device (gpu, cpu, 1.0, part of a name; default: "
           "GST_CL_DEVICE, else the first GPU, else the first device)", "SEL"},
-    {"memory", 'm', 0, G_OPTION_ARG_STRING, &memory,
+    {"storage", 's', 0, G_OPTION_ARG_STRING, &storage,
         "auto, buffer or image (default auto)", "KIND"},
     {NULL}
   };
@@ -305,15 +305,15 @@ main (int argc, char *argv[])
   }
   app.histogram = gst_bin_get_by_name (GST_BIN (app.pipeline), "hist");
   /* properties set through GObject, as an application does; the enums
-   * (channels, memory) from their nicks */
+   * (channels, storage) from their nicks */
   gst_util_set_object_arg (G_OBJECT (app.histogram), "channels",
       channels ? channels : "all");
   g_object_set (app.histogram, "bins", (guint) CLAMP (bins, 1, 256),
       "interval", (guint64) MAX (interval, 0), NULL);
   if (device)
     g_object_set (app.histogram, "device", device, NULL);
-  if (memory)
-    gst_util_set_object_arg (G_OBJECT (app.histogram), "memory", memory);
+  if (storage)
+    gst_util_set_object_arg (G_OBJECT (app.histogram), "storage", storage);
 
   app.max_frames = frames;
   app.loop = g_main_loop_new (NULL, FALSE);

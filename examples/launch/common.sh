@@ -24,7 +24,8 @@
 #   -d, --device SEL      CLF_DEVICE      OpenCL device of every clfilters
 #                                         element (default: GST_CL_DEVICE, else
 #                                         the first GPU, else the first device)
-#   -m, --memory KIND     CLF_MEMORY      auto, buffer or image
+#   -m, --storage KIND    CLF_MEMORY      the storage property: auto, buffer or
+#                                         image (--memory: the same)
 #   -s, --size WxH        CLF_SIZE        scale the input to this size
 #       --camera DEV      CLF_CAMERA      the V4L2 device (default /dev/video0)
 #   -v, --verbose                         gst-launch-1.0 -v: the negotiated caps
@@ -71,7 +72,7 @@ while [ $# -gt 0 ]; do
     -o|--output) output=$2; shift ;;
     -n|--frames) frames=$2; shift ;;
     -d|--device) device=$2; shift ;;
-    -m|--memory) memory=$2; shift ;;
+    -m|--storage|--memory) memory=$2; shift ;;
     -s|--size) size=$2; shift ;;
     --camera) camera=$2; shift ;;
     -v|--verbose) verbose=1 ;;
@@ -104,7 +105,7 @@ print(os.path.join(os.path.dirname(d.__file__), sys.argv[1]))' "$1" 2>/dev/null
 clf_cl_props() {
   local p=""
   [ -n "$device" ] && p+=" device=\"$device\""
-  [ -n "$memory" ] && p+=" memory=$memory"
+  [ -n "$memory" ] && p+=" storage=$memory"
   printf '%s' "$p"
 }
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING)
-CLF_USAGE="device-memory.sh [options] [PROP=VALUE...]: the same blur with each memory kind, on the device you choose
+CLF_USAGE="device-memory.sh [options] [PROP=VALUE...]: the same blur with each storage, on the device you choose
 
 Lists the OpenCL devices (clinfo -l), then runs clgaussian sigma=4
-profiling=true once with memory=buffer and once with memory=image (only the
+profiling=true once with storage=buffer and once with storage=image (only the
 kind -m names, if given) and prints the device each ran on (the read-only
 device-name property, which gst-launch-1.0 -v shows) and the cl-profile
 messages: average upload, kernel and download times per frame.
@@ -37,7 +37,7 @@ for kind in "${kinds[@]}"; do
     window|none) ;;
     *) output="${out%.*}-$kind.${out##*.}" ;;
   esac
-  echo "== memory=$kind"
+  echo "== storage=$kind"
   # -v prints property changes, among them device-name once the element has
   # opened its device; -m prints the cl-profile messages
   clf_launch -v -m -- "clgaussian sigma=4 profiling=true$(clf_cl_props) ${CLF_PROPS[*]}" 2>&1 |

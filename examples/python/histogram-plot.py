@@ -54,7 +54,7 @@ def parse_args():
                    help='where the PNG files go (default histogram-plot-output/)')
     p.add_argument('--size', default='320x240', help='frame size of the photo clip')
     p.add_argument('--device', default='', help='OpenCL device (see the device property)')
-    p.add_argument('--memory', default='auto', choices=('auto', 'buffer', 'image'))
+    p.add_argument('--storage', default='auto', choices=('auto', 'buffer', 'image'))
     return p.parse_args()
 
 
@@ -177,7 +177,7 @@ def main():
     device = f' device="{args.device}"' if args.device else ''
     pipe = Gst.parse_launch(
         f'{source} ! videoconvert ! video/x-raw,format=RGBx ! '
-        f'clhistogram name=hist channels=all bins=256 memory={args.memory}{device} ! '
+        f'clhistogram name=hist channels=all bins=256 storage={args.storage}{device} ! '
         f'videoconvert ! video/x-raw,format=RGB ! '
         f'appsink name=sink sync={"true" if args.window else "false"} max-buffers=4')
     if clip:

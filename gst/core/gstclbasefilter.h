@@ -2,57 +2,24 @@
 /* gstclbasefilter.h: base class of the clfilters elements. */
 #pragma once
 
+#include "gstclbasetransform.h"
 #include "gstcldevice.h"
 #include "gstclmemory.h"
 #include "gstclcaps.h"
+#include "gstclframework.h"
 #include "gstclkernel.h"
 #include "gstclplane.h"
 #include "gstclprofile.h"
+#include "gstclstorage.h"
 #include "gstcltuner.h"
 
 #include <gst/video/video.h>
-#include <gst/video/gstvideofilter.h>
 
 G_BEGIN_DECLS
 
-/**
- * GstClMemoryKind:
- * @GST_CL_MEMORY_AUTO: the kind measured faster: buffers (see
- *   gst_cl_base_filter_measured_memory())
- * @GST_CL_MEMORY_BUFFER: OpenCL buffers
- * @GST_CL_MEMORY_IMAGE: OpenCL images
- */
-typedef enum
-{
-  GST_CL_MEMORY_AUTO,
-  GST_CL_MEMORY_BUFFER,
-  GST_CL_MEMORY_IMAGE,
-} GstClMemoryKind;
-
-#define GST_TYPE_CL_MEMORY_KIND (gst_cl_memory_kind_get_type ())
-GType gst_cl_memory_kind_get_type (void);
-
-/**
- * GstClTuningMode:
- * @GST_CL_TUNING_AUTO: each case's work decomposition as measured on the
- *   device, the first time it is needed, and kept on disk (gstcltuner.h)
- * @GST_CL_TUNING_DEFAULTS: the built-in choices; nothing measured or stored
- *
- * The `tuning` property (GType name "GstClTuning", as the interface says).
- * Explicit tuning properties override either.
- */
-typedef enum
-{
-  GST_CL_TUNING_AUTO,
-  GST_CL_TUNING_DEFAULTS,
-} GstClTuningMode;
-
-#define GST_TYPE_CL_TUNING_MODE (gst_cl_tuning_mode_get_type ())
-GType gst_cl_tuning_mode_get_type (void);
-
 #define GST_TYPE_CL_BASE_FILTER (gst_cl_base_filter_get_type ())
 G_DECLARE_DERIVABLE_TYPE (GstClBaseFilter, gst_cl_base_filter, GST,
-    CL_BASE_FILTER, GstVideoFilter);
+    CL_BASE_FILTER, GstClBaseTransform);
 
 /**
  * GstClBaseFilterClass:
@@ -61,12 +28,13 @@ G_DECLARE_DERIVABLE_TYPE (GstClBaseFilter, gst_cl_base_filter, GST,
  * @setup: create the element's kernels from @program (in start())
  * @cleanup: release them (in stop())
  * @configure: caps are set: prepare per-size device state (not per frame)
- * @process: enqueue the kernels that filter @src into @dst, appending
- *   their events to @events (at most GST_CL_MAX_KERNEL_EVENTS)
- * @auto_memory: the memory kind `memory=auto` chooses on @device for frames
- *   described by @info (default: gst_cl_base_filter_measured_memory())
+ * @process: enqueue the kernels that filter @src into @dst on @work's
+ *   queue (gst_cl_frame_work_enqueue())
+ * @auto_storage: the storage `storage=auto` chooses on @device for frames
+ *   described by @info (default: gst_cl_storage_measured())
  * @analyze: for analyzers (elements that never change the frame): enqueue
- *   the kernels that read @src, wait for their results and use them;
+ *   the kernels that read @src on @work's queue, wait for their results
+ *   and use them;
  *   @buffer is the input, for timestamps. An element that sets
  *   @analyze instead of @process runs in passthrough: the buffer goes
  *   downstream untouched and uncopied. With @buffer NULL (tuning), only
@@ -75,16 +43,18 @@ G_DECLARE_DERIVABLE_TYPE (GstClBaseFilter, gst_cl_base_filter, GST,
  *   part of what tuned choices are stored under (gstcltuner.h)
  *
  * An element sets the program and overrides @setup and @process; the base
- * class does the rest: device selection and sharing, program build, caps
+ * classes do the rest: device selection and sharing (#GstClBaseTransform),
+ * program build, caps
  * (system memory and memory:OpenCLMemory on both pads), frames on the
- * device for both memory kinds, input validation, profiling and the shared
+ * device for both storages, input validation, profiling and the shared
  * properties. Planes other than the first (the chroma of YUV formats) are
- * copied on the device. Kernels are enqueued on the device's compute queue
- * (gst_cl_base_filter_get_queue()) and never waited for.
+ * copied on the device. Each frame's kernels are enqueued on the queue of
+ * the #GstClFrameWork that @process or @analyze receives, and never waited
+ * for.
  */
 struct _GstClBaseFilterClass
 {
-  GstVideoFilterClass parent_class;
+  GstClBaseTransformClass parent_class;
 
   const gchar *program_name;
   const gchar *program_source;
@@ -94,14 +64,12 @@ struct _GstClBaseFilterClass
   void (*cleanup) (GstClBaseFilter * self);
     gboolean (*configure) (GstClBaseFilter * self, const GstVideoInfo * info,
       const GstClPlane * plane, GError ** error);
-    gboolean (*process) (GstClBaseFilter * self, const GstClPlane * src,
-      const GstClPlane * dst, cl_event * events, guint * n_events,
-      GError ** error);
-    GstClMemoryKind (*auto_memory) (GstClBaseFilter * self,
+    gboolean (*process) (GstClBaseFilter * self, GstClFrameWork * work,
+      const GstClPlane * src, const GstClPlane * dst, GError ** error);
+    GstClStorage (*auto_storage) (GstClBaseFilter * self,
       GstClDevice * device, const GstVideoInfo * info);
-    gboolean (*analyze) (GstClBaseFilter * self, const GstClPlane * src,
-      GstBuffer * buffer, cl_event * events, guint * n_events,
-      GError ** error);
+    gboolean (*analyze) (GstClBaseFilter * self, GstClFrameWork * work,
+      const GstClPlane * src, GstBuffer * buffer, GError ** error);
     gchar *(*tuning_case) (GstClBaseFilter * self);
 
   /* what the subclass's tiles kernels read of the tuning properties
@@ -112,24 +80,10 @@ struct _GstClBaseFilterClass
   gpointer _gst_reserved[GST_PADDING];
 };
 
-GstClMemoryKind gst_cl_base_filter_measured_memory (GstClDevice * device,
-    const GstVideoInfo * info);
 
-/* For subclasses, from the streaming thread: */
-GstClDevice *gst_cl_base_filter_get_device (GstClBaseFilter * self);
-cl_command_queue gst_cl_base_filter_get_queue (GstClBaseFilter * self);
-gboolean gst_cl_base_filter_uses_strips (GstClBaseFilter * self);
-
+/* For subclasses, at caps time (configure()), before any frame: */
 gboolean gst_cl_base_filter_expects_tiles (GstClBaseFilter * self);
-gboolean gst_cl_base_filter_is_tuning (GstClBaseFilter * self);
 guint gst_cl_base_filter_expected_group (GstClBaseFilter * self);
-void gst_cl_base_filter_launch_shape (GstClBaseFilter * self,
-    const GstClPlane * plane, gboolean vectors, GstClLaunch * launch);
-gboolean gst_cl_base_filter_launch_words8 (GstClBaseFilter * self,
-    const GstClPlane * src, const GstClPlane * dst, GstClLaunch * launch);
-gboolean gst_cl_base_filter_enqueue (GstClBaseFilter * self,
-    cl_kernel kernel, const GstClLaunch * launch, cl_event * events,
-    guint * n_events, GError ** error);
 
 gboolean gst_cl_base_filter_drain (GstClBaseFilter * self, GError ** error);
 

@@ -24,28 +24,6 @@ debug_init (void)
   }
 }
 
-/**
- * gst_cl_frame_layout:
- *
- * The layout of @buf: @info with the offsets and strides of its
- * GstVideoMeta, if it has one.
- */
-void
-gst_cl_frame_layout (const GstVideoInfo * info, GstBuffer * buf,
-    GstVideoInfo * out)
-{
-  GstVideoMeta *meta = gst_buffer_get_video_meta (buf);
-  guint p;
-
-  *out = *info;
-  if (!meta)
-    return;
-  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info) && p < meta->n_planes; p++) {
-    out->offset[p] = meta->offset[p];
-    out->stride[p] = meta->stride[p];
-  }
-}
-
 /* A device frame holding a copy of @inbuf (system memory, or the memory of
  * another device), made by the CPU into the frame's staging copy while its
  * upload runs, piece by piece (gstclupload.c). */
@@ -113,7 +91,7 @@ gst_cl_frame_input (GstClDevice * device, guint set, GstBufferPool ** pool,
 
   debug_init ();
   *imported = NULL;
-  gst_cl_frame_layout (info, inbuf, layout);
+  gst_cl_layout_from_buffer (info, inbuf, layout);
   mem = gst_cl_buffer_get_memory (inbuf, device);
   /* kernels take plane 0 at the start of the memory object */
   if (mem && layout->offset[0] == 0 && GST_MEMORY_CAST (mem)->offset == 0)

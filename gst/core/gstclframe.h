@@ -6,9 +6,6 @@
 
 G_BEGIN_DECLS
 
-void gst_cl_frame_layout (const GstVideoInfo * info, GstBuffer * buf,
-    GstVideoInfo * out);
-
 GstClMemory *gst_cl_frame_input (GstClDevice * device, guint set,
     GstBufferPool ** pool, const GstVideoInfo * info, GstBuffer * inbuf, GstVideoInfo * layout,
     GstBuffer ** imported, GError ** error);

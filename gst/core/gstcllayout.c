@@ -101,3 +101,25 @@ gst_cl_layout_check (const GstVideoInfo * info, const GstVideoMeta * meta,
   }
   return TRUE;
 }
+
+/**
+ * gst_cl_layout_from_buffer:
+ *
+ * The layout of @buf: @info with the offsets and strides of its
+ * GstVideoMeta, if it has one.
+ */
+void
+gst_cl_layout_from_buffer (const GstVideoInfo * info, GstBuffer * buf,
+    GstVideoInfo * out)
+{
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buf);
+  guint p;
+
+  *out = *info;
+  if (!meta)
+    return;
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info) && p < meta->n_planes; p++) {
+    out->offset[p] = meta->offset[p];
+    out->stride[p] = meta->stride[p];
+  }
+}

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
-/* gstcllayout.h: validation of the memory layout of an input frame.
+/* gstcllayout.h: the memory layout of a frame: validation of an input's,
+ * and the layout a buffer's GstVideoMeta gives.
  *
  * Pure C over GstVideoInfo and GstVideoMeta, no OpenCL: it decides whether a
  * buffer can be read as a frame without touching memory outside it.
@@ -29,5 +30,8 @@ guint gst_cl_layout_plane_rows (const GstVideoInfo * info, guint plane);
  */
 gboolean gst_cl_layout_check (const GstVideoInfo * info,
     const GstVideoMeta * meta, gsize buffer_size, gchar ** reason);
+
+void gst_cl_layout_from_buffer (const GstVideoInfo * info, GstBuffer * buf,
+    GstVideoInfo * out);
 
 G_END_DECLS

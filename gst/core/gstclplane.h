@@ -3,7 +3,7 @@
  *
  * Frames live in OpenCL buffers (GstClMemory). Kernels read and write the
  * first plane of a frame either in the frame's buffer itself, or, for
- * `memory=image`, in an OpenCL image the store owns: the plane is copied
+ * `storage=image`, in an OpenCL image the store owns: the plane is copied
  * into it on the device before the kernels and back after them.
  */
 #pragma once

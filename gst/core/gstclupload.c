@@ -13,7 +13,6 @@
  * (docs/design.md, "Input of any kind"). On devices that read host memory
  * in place there is no transfer: the copy alone, over the same threads. */
 #include "gstclupload.h"
-#include "gstclframe.h"
 #include "gstclhostcopy.h"
 #include "gstcllayout.h"
 
@@ -160,7 +159,7 @@ copy_mapped (GstBuffer * dst, const GstVideoInfo * info,
         "could not map a device frame");
     return FALSE;
   }
-  gst_cl_frame_layout (info, dst, &layout);
+  gst_cl_layout_from_buffer (info, dst, &layout);
   plan_pieces (&layout, src, 1, &plan);
   start_copy (&plan, map.data);
   gst_cl_host_copy_finish (plan.copy);
@@ -190,7 +189,7 @@ gst_cl_upload_frame (GstBuffer * dst, guint set, const GstVideoInfo * info,
 
   if (!mem || mem->device->zero_copy)
     return copy_mapped (dst, info, src, error);
-  gst_cl_frame_layout (info, dst, &layout);
+  gst_cl_layout_from_buffer (info, dst, &layout);
   plan_pieces (&layout, src, max_pieces (), &plan);
   ok = gst_cl_memory_write_in_pieces (mem, set, plan.pieces, plan.n,
       fill_piece, &plan, error);

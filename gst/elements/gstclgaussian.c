@@ -255,7 +255,7 @@ gst_cl_gaussian_setup (GstClBaseFilter * base, cl_program program,
     GError ** error)
 {
   GstClGaussian *self = GST_CL_GAUSSIAN (base);
-  GstClDevice *device = gst_cl_base_filter_get_device (base);
+  GstClDevice *device = GST_CL_BASE_TRANSFORM (base)->device;
   cl_int st;
 
   if (!(self->k3_buffer = gst_cl_kernel_new (program, "gaussian3_buffer", error))
@@ -394,8 +394,8 @@ band_thread_func (gpointer data)
 {
   GstClGaussian *self = data;
   GError *err = NULL;
-  cl_kernel k = build_band_kernel (gst_cl_base_filter_get_device
-      (GST_CL_BASE_FILTER (self)), &self->band_next, &err);
+  cl_kernel k = build_band_kernel (GST_CL_BASE_TRANSFORM (self)->device,
+      &self->band_next, &err);
 
   g_mutex_lock (&self->band_lock);
   self->band_next_kernel = k;
@@ -422,8 +422,7 @@ static void
 install_band_kernel (GstClGaussian * self, cl_kernel k, const BandBuild * b,
     const gchar * why)
 {
-  GstClDevice *device = gst_cl_base_filter_get_device (GST_CL_BASE_FILTER
-      (self));
+  GstClDevice *device = GST_CL_BASE_TRANSFORM (self)->device;
   const guint radius = b->radius;
 
   release_kernel (&self->k_band);
@@ -523,8 +522,7 @@ band_build_equal (const BandBuild * a, const BandBuild * b)
 static cl_kernel
 ensure_band_kernel (GstClGaussian * self, const BandBuild * b, gboolean now)
 {
-  GstClDevice *device = gst_cl_base_filter_get_device (GST_CL_BASE_FILTER
-      (self));
+  GstClDevice *device = GST_CL_BASE_TRANSFORM (self)->device;
   GError *err = NULL;
 
   if (!collect_band_build (self, now))
@@ -560,15 +558,15 @@ ensure_band_kernel (GstClGaussian * self, const BandBuild * b, gboolean now)
 
 /* gaussian_band over @src into @dst where it applies (GPU shape, 8-bit
  * buffers, radius 1 to BAND_MAX_RADIUS, rows on 4-byte aligned addresses,
- * planes under 2 GiB, pixels-per-item unset: @l as gst_cl_base_filter_launch_shape gave it);
+ * planes under 2 GiB, pixels-per-item unset: @l as
+ * gst_cl_frame_work_launch_shape() gave it);
  * FALSE where the tile must run instead, with @error unset. */
 static gboolean
 launch_band (GstClGaussian * self, const GstClPlane * src,
-    const GstClPlane * dst, const GstClLaunch * l, cl_event * events,
-    guint * n_events, gboolean * done, GError ** error)
+    const GstClPlane * dst, const GstClLaunch * l, GstClFrameWork * work,
+    gboolean * done, GError ** error)
 {
-  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
-  GstClDevice *device = gst_cl_base_filter_get_device (base);
+  GstClDevice *device = work->device;
   const cl_int r = self->radius_in_use;
   guint block_rows;
   gsize group, halo_items, local_bytes;
@@ -600,8 +598,7 @@ launch_band (GstClGaussian * self, const GstClPlane * src,
       || local_bytes > device->local_mem_size)
     return TRUE;
   /* the tuner times the kernel it asks for: built now, not meanwhile */
-  if (!(k = ensure_band_kernel (self, &build,
-              gst_cl_base_filter_is_tuning (base))))
+  if (!(k = ensure_band_kernel (self, &build, work->tuning)))
     return TRUE;
   if (group > self->band_max_group)
     return TRUE;
@@ -618,7 +615,7 @@ launch_band (GstClGaussian * self, const GstClPlane * src,
       GST_CL_ARG (src->height), GST_CL_ARG (src->alpha), GST_CL_ARG (rows),
       GST_CL_ARG (self->weights_mem), GST_CL_ARG_LOCAL (local_bytes),
       GST_CL_ARGS_END)
-      && gst_cl_base_filter_enqueue (base, k, &b, events, n_events, error);
+      && gst_cl_frame_work_enqueue (work, k, &b, error);
 }
 
 static gboolean
@@ -646,7 +643,7 @@ gst_cl_gaussian_configure (GstClBaseFilter * base, const GstVideoInfo * info,
     GST_OBJECT_UNLOCK (self);
     radius = gst_cl_gaussian_weights (radius, sigma, w);
     if (!q8_is_binomial (radius, w) && radius <= BAND_MAX_RADIUS) {
-      band_build_init (&build, gst_cl_base_filter_get_device (base), radius,
+      band_build_init (&build, GST_CL_BASE_TRANSFORM (base)->device, radius,
           plane->step, plane->alpha, w, band_group (gst_cl_base_filter_expected_group (base), radius,
               plane->step));
       ensure_band_kernel (self, &build, TRUE);
@@ -658,8 +655,7 @@ gst_cl_gaussian_configure (GstClBaseFilter * base, const GstVideoInfo * info,
 static gboolean
 ensure_tmp (GstClGaussian * self, gsize size, GError ** error)
 {
-  GstClDevice *device = gst_cl_base_filter_get_device (GST_CL_BASE_FILTER
-      (self));
+  GstClDevice *device = GST_CL_BASE_TRANSFORM (self)->device;
   cl_int st;
 
   if (self->tmp && self->tmp_size >= size)
@@ -677,10 +673,9 @@ ensure_tmp (GstClGaussian * self, gsize size, GError ** error)
 
 /* Recomputes and uploads the weights when the properties changed. */
 static gboolean
-update_weights (GstClGaussian * self, GError ** error)
+update_weights (GstClGaussian * self, cl_command_queue queue,
+    GError ** error)
 {
-  cl_command_queue queue =
-      gst_cl_base_filter_get_queue (GST_CL_BASE_FILTER (self));
   guint radius;
   gdouble sigma;
   cl_int st;
@@ -751,26 +746,24 @@ gst_cl_gaussian_tuning_case (GstClBaseFilter * base)
  * give identical output. */
 static gboolean
 process_wide (GstClGaussian * self, const GstClPlane * src,
-    const GstClPlane * dst, cl_event * events, guint * n_events,
+    const GstClPlane * dst, GstClFrameWork * work,
     GError ** error)
 {
-  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
-  GstClDevice *device = gst_cl_base_filter_get_device (base);
+  GstClDevice *device = work->device;
   const cl_int shift = src->shift;
   const cl_uint wmask = ((1u << src->depth) - 1) << src->shift;
   cl_int r = self->radius_in_use;
   GstClLaunch l;
 
   if (src->is_image) {
-    gst_cl_base_filter_launch_shape (base, src, FALSE, &l);
+    gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
     if (self->exact_binomial)
       return gst_cl_set_args (self->k3_image, error, GST_CL_ARG (src->mem),
           GST_CL_ARG (dst->mem), GST_CL_ARG (src->width),
           GST_CL_ARG (src->height), GST_CL_ARG (src->step),
           GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
           GST_CL_ARG (shift), GST_CL_ARG (wmask), GST_CL_ARGS_END)
-          && gst_cl_base_filter_enqueue (base, self->k3_image, &l, events,
-          n_events, error);
+          && gst_cl_frame_work_enqueue (work, self->k3_image, &l, error);
     /* one texel a pixel (CL_R, or CL_RGBA for RGBA64_LE): step is 1 */
     g_assert (src->step == 1);
     return ensure_tmp (self, (gsize) src->width * src->height * 16, error)
@@ -780,33 +773,30 @@ process_wide (GstClGaussian * self, const GstClPlane * src,
         GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
         GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r), GST_CL_ARG (wmask),
         GST_CL_ARGS_END)
-        && gst_cl_base_filter_enqueue (base, self->k_vpass_image16, &l,
-        events, n_events, error)
+        && gst_cl_frame_work_enqueue (work, self->k_vpass_image16, &l, error)
         && gst_cl_set_args (self->k_hpass_image16, error,
         GST_CL_ARG (self->tmp), GST_CL_ARG (src->mem), GST_CL_ARG (dst->mem),
         GST_CL_ARG (src->width), GST_CL_ARG (src->height),
         GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
         GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r), GST_CL_ARG (shift),
         GST_CL_ARG (wmask), GST_CL_ARGS_END)
-        && gst_cl_base_filter_enqueue (base, self->k_hpass_image16, &l,
-        events, n_events, error);
+        && gst_cl_frame_work_enqueue (work, self->k_hpass_image16, &l, error);
   }
 
   if (self->exact_binomial) {
-    gst_cl_base_filter_launch_shape (base, src, TRUE, &l);
+    gst_cl_frame_work_launch_shape (work, src, TRUE, &l);
     return gst_cl_set_args (self->k3_buffer16, error, GST_CL_ARG (src->mem),
         GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
         GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
         GST_CL_ARG (src->height), GST_CL_ARG (src->step),
         GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
         GST_CL_ARG (shift), GST_CL_ARG (wmask), GST_CL_ARGS_END)
-        && gst_cl_base_filter_enqueue (base, self->k3_buffer16, &l, events,
-        n_events, error);
+        && gst_cl_frame_work_enqueue (work, self->k3_buffer16, &l, error);
   }
 
-  if (gst_cl_base_filter_uses_strips (base)) {
+  if (gst_cl_frame_work_uses_strips (work)) {
     gsize scratch;
-    gst_cl_base_filter_launch_shape (base, src, TRUE, &l);
+    gst_cl_frame_work_launch_shape (work, src, TRUE, &l);
     scratch = (gsize) (l.chunk + 2 * r * src->step) * sizeof (gfloat) *
         l.local[0];
     if (scratch <= device->local_mem_size)
@@ -818,8 +808,7 @@ process_wide (GstClGaussian * self, const GstClPlane * src,
           GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r),
           GST_CL_ARG (shift), GST_CL_ARG (wmask), GST_CL_ARG_LOCAL (scratch),
           GST_CL_ARGS_END)
-          && gst_cl_base_filter_enqueue (base, self->k_fused16, &l, events,
-          n_events, error);
+          && gst_cl_frame_work_enqueue (work, self->k_fused16, &l, error);
     GST_LOG_OBJECT (self, "row scratch of %" G_GSIZE_FORMAT " bytes exceeds "
         "local memory: two passes", scratch);
   }
@@ -828,8 +817,8 @@ process_wide (GstClGaussian * self, const GstClPlane * src,
    * a work-item covers one unit of a row (pixels-per-item unset); with
    * the automatic rows per group, fewer rows where 16 do not fit (the
    * halo of a large radius of four-sample pixels) */
-  gst_cl_base_filter_launch_shape (base, src, FALSE, &l);
-  if (!gst_cl_base_filter_uses_strips (base) && l.chunk == 1) {
+  gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
+  if (!gst_cl_frame_work_uses_strips (work) && l.chunk == 1) {
     gsize group = l.group_auto ? MIN (TILE16_GROUP,
         device->max_work_group_size) : l.local[0];
     gsize rows = l.rows_auto ? TILE_ROWS : (gsize) l.rows;
@@ -860,8 +849,7 @@ process_wide (GstClGaussian * self, const GstClPlane * src,
           GST_CL_ARG (shift), GST_CL_ARG (wmask),
           GST_CL_ARG_LOCAL ((rows + 2 * r) * tw4 * 8),
           GST_CL_ARG_LOCAL (rows * tw4 * 16), GST_CL_ARGS_END)
-          && gst_cl_base_filter_enqueue (base, self->k_tile16, &t, events,
-          n_events, error);
+          && gst_cl_frame_work_enqueue (work, self->k_tile16, &t, error);
     }
     GST_LOG_OBJECT (self, "a tile of %" G_GSIZE_FORMAT " bytes exceeds "
         "local memory: two passes", bytes);
@@ -876,8 +864,7 @@ process_wide (GstClGaussian * self, const GstClPlane * src,
         GST_CL_ARG (src->units), GST_CL_ARG (src->height), GST_CL_ARG (l.chunk),
         GST_CL_ARG (l.rows), GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r),
         GST_CL_ARG (wmask), GST_CL_ARGS_END)
-        && gst_cl_base_filter_enqueue (base, self->k_vpass16, &l, events,
-        n_events, error)
+        && gst_cl_frame_work_enqueue (work, self->k_vpass16, &l, error)
         && gst_cl_set_args (self->k_hpass16, error, GST_CL_ARG (self->tmp),
         GST_CL_ARG (tstride), GST_CL_ARG (src->mem), GST_CL_ARG (src->stride),
         GST_CL_ARG (dst->mem), GST_CL_ARG (dst->stride),
@@ -885,56 +872,51 @@ process_wide (GstClGaussian * self, const GstClPlane * src,
         GST_CL_ARG (src->step), GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk),
         GST_CL_ARG (l.rows), GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r),
         GST_CL_ARG (shift), GST_CL_ARG (wmask), GST_CL_ARGS_END)
-        && gst_cl_base_filter_enqueue (base, self->k_hpass16, &l, events,
-        n_events, error);
+        && gst_cl_frame_work_enqueue (work, self->k_hpass16, &l, error);
   }
 }
 
 static gboolean
-gst_cl_gaussian_process (GstClBaseFilter * base, const GstClPlane * src,
-    const GstClPlane * dst, cl_event * events, guint * n_events,
-    GError ** error)
+gst_cl_gaussian_process (GstClBaseFilter * base, GstClFrameWork * work,
+    const GstClPlane * src, const GstClPlane * dst, GError ** error)
 {
   GstClGaussian *self = GST_CL_GAUSSIAN (base);
-  GstClDevice *device = gst_cl_base_filter_get_device (base);
+  GstClDevice *device = work->device;
   gboolean binomial;
   GstClLaunch l;
   cl_int r;
 
-  if (!update_weights (self, error))
+  if (!update_weights (self, work->queue, error))
     return FALSE;
   if (GST_CL_PLANE_IS_WIDE (src))
-    return process_wide (self, src, dst, events, n_events, error);
+    return process_wide (self, src, dst, work, error);
   r = self->radius_in_use;
   binomial = q8_is_binomial (r, self->weights);
 
   if (src->is_image) {
     const cl_int shift = 0;
     const cl_uint wmask = 0xff;
-    gst_cl_base_filter_launch_shape (base, src, FALSE, &l);
+    gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
     if (binomial)
       return gst_cl_set_args (self->k3_image, error, GST_CL_ARG (src->mem),
           GST_CL_ARG (dst->mem), GST_CL_ARG (src->width),
           GST_CL_ARG (src->height), GST_CL_ARG (src->step),
           GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
           GST_CL_ARG (shift), GST_CL_ARG (wmask), GST_CL_ARGS_END)
-          && gst_cl_base_filter_enqueue (base, self->k3_image, &l, events,
-          n_events, error);
+          && gst_cl_frame_work_enqueue (work, self->k3_image, &l, error);
     return ensure_tmp (self, (gsize) src->units * src->height * 8, error)
         && gst_cl_set_args (self->k_vpass_image, error, GST_CL_ARG (src->mem),
         GST_CL_ARG (self->tmp), GST_CL_ARG (src->width),
         GST_CL_ARG (src->height), GST_CL_ARG (src->step), GST_CL_ARG (l.chunk),
         GST_CL_ARG (l.rows), GST_CL_ARG (self->weights_mem), GST_CL_ARG (r),
         GST_CL_ARGS_END)
-        && gst_cl_base_filter_enqueue (base, self->k_vpass_image, &l, events,
-        n_events, error)
+        && gst_cl_frame_work_enqueue (work, self->k_vpass_image, &l, error)
         && gst_cl_set_args (self->k_hpass_image, error, GST_CL_ARG (self->tmp),
         GST_CL_ARG (src->mem), GST_CL_ARG (dst->mem), GST_CL_ARG (src->width),
         GST_CL_ARG (src->height), GST_CL_ARG (src->step),
         GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
         GST_CL_ARG (self->weights_mem), GST_CL_ARG (r), GST_CL_ARGS_END)
-        && gst_cl_base_filter_enqueue (base, self->k_hpass_image, &l, events,
-        n_events, error);
+        && gst_cl_frame_work_enqueue (work, self->k_hpass_image, &l, error);
   }
 
   if (binomial) {
@@ -942,9 +924,9 @@ gst_cl_gaussian_process (GstClBaseFilter * base, const GstClPlane * src,
      * in a kernel of their own (gaussian3_words8 in kernels/gaussian.cl) */
     cl_kernel k = src->step == 4 || src->step == 1 ? self->k3_words8 :
         self->k3_words8_any;
-    if (!gst_cl_base_filter_launch_words8 (base, src, dst, &l)) {
+    if (!gst_cl_frame_work_launch_words8 (work, src, dst, &l)) {
       k = self->k3_buffer;
-      gst_cl_base_filter_launch_shape (base, src, TRUE, &l);
+      gst_cl_frame_work_launch_shape (work, src, TRUE, &l);
     }
     return gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
         GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
@@ -952,12 +934,12 @@ gst_cl_gaussian_process (GstClBaseFilter * base, const GstClPlane * src,
         GST_CL_ARG (src->height), GST_CL_ARG (src->step),
         GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
         GST_CL_ARGS_END)
-        && gst_cl_base_filter_enqueue (base, k, &l, events, n_events, error);
+        && gst_cl_frame_work_enqueue (work, k, &l, error);
   }
 
-  if (gst_cl_base_filter_uses_strips (base)) {
+  if (gst_cl_frame_work_uses_strips (work)) {
     gsize scratch;
-    gst_cl_base_filter_launch_shape (base, src, TRUE, &l);
+    gst_cl_frame_work_launch_shape (work, src, TRUE, &l);
     scratch = (gsize) (l.chunk + 2 * r * src->step) * sizeof (gfloat) *
         l.local[0];
     if (scratch <= device->local_mem_size)
@@ -968,23 +950,22 @@ gst_cl_gaussian_process (GstClBaseFilter * base, const GstClPlane * src,
           GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
           GST_CL_ARG (self->weights_mem), GST_CL_ARG (r),
           GST_CL_ARG_LOCAL (scratch), GST_CL_ARGS_END)
-          && gst_cl_base_filter_enqueue (base, self->k_fused, &l, events,
-          n_events, error);
+          && gst_cl_frame_work_enqueue (work, self->k_fused, &l, error);
     GST_LOG_OBJECT (self, "row scratch of %" G_GSIZE_FORMAT " bytes exceeds "
         "local memory: two passes", scratch);
   }
 
   /* GPU shape: one pass through a tile in local memory, where it fits and
    * a work-item covers one unit of a row (pixels-per-item unset) */
-  gst_cl_base_filter_launch_shape (base, src, FALSE, &l);
-  if (!gst_cl_base_filter_uses_strips (base)) {
+  gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
+  if (!gst_cl_frame_work_uses_strips (work)) {
     gboolean done;
-    gboolean ok = launch_band (self, src, dst, &l, events, n_events, &done,
+    gboolean ok = launch_band (self, src, dst, &l, work, &done,
         error);
     if (done || !ok)
       return ok;
   }
-  if (!gst_cl_base_filter_uses_strips (base) && l.chunk == 1) {
+  if (!gst_cl_frame_work_uses_strips (work) && l.chunk == 1) {
     /* a work-item: four bytes of each row; a tile row: the group's bytes
      * and, each side, radius pixels rounded up to a 32-bit word */
     gsize group = l.group_auto ? MIN (TILE_GROUP, device->max_work_group_size)
@@ -1011,8 +992,7 @@ gst_cl_gaussian_process (GstClBaseFilter * base, const GstClPlane * src,
           GST_CL_ARG (self->weights_mem), GST_CL_ARG (r), GST_CL_ARG (halo),
           GST_CL_ARG_LOCAL (in_bytes), GST_CL_ARG_LOCAL (vs_bytes),
           GST_CL_ARGS_END)
-          && gst_cl_base_filter_enqueue (base, self->k_tile, &t, events,
-          n_events, error);
+          && gst_cl_frame_work_enqueue (work, self->k_tile, &t, error);
     }
     GST_LOG_OBJECT (self, "a tile of %" G_GSIZE_FORMAT " bytes exceeds "
         "local memory: two passes", in_bytes + vs_bytes);
@@ -1027,8 +1007,7 @@ gst_cl_gaussian_process (GstClBaseFilter * base, const GstClPlane * src,
         GST_CL_ARG (src->units), GST_CL_ARG (src->height), GST_CL_ARG (l.chunk),
         GST_CL_ARG (l.rows), GST_CL_ARG (self->weights_mem), GST_CL_ARG (r),
         GST_CL_ARGS_END)
-        && gst_cl_base_filter_enqueue (base, self->k_vpass, &l, events,
-        n_events, error)
+        && gst_cl_frame_work_enqueue (work, self->k_vpass, &l, error)
         && gst_cl_set_args (self->k_hpass, error, GST_CL_ARG (self->tmp),
         GST_CL_ARG (tstride), GST_CL_ARG (src->mem), GST_CL_ARG (src->stride),
         GST_CL_ARG (dst->mem), GST_CL_ARG (dst->stride),
@@ -1036,8 +1015,7 @@ gst_cl_gaussian_process (GstClBaseFilter * base, const GstClPlane * src,
         GST_CL_ARG (src->step), GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk),
         GST_CL_ARG (l.rows), GST_CL_ARG (self->weights_mem), GST_CL_ARG (r),
         GST_CL_ARGS_END)
-        && gst_cl_base_filter_enqueue (base, self->k_hpass, &l, events,
-        n_events, error);
+        && gst_cl_frame_work_enqueue (work, self->k_hpass, &l, error);
   }
 }
 

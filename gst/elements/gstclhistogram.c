@@ -369,11 +369,11 @@ static void drop_frames (GstClHistogram * self);
 
 /* Counting reads each pixel once: images gain nothing on any device measured
  * (docs/tuning.md), and POCL emulates them. */
-static GstClMemoryKind
-gst_cl_histogram_auto_memory (GstClBaseFilter * base, GstClDevice * device,
+static GstClStorage
+gst_cl_histogram_auto_storage (GstClBaseFilter * base, GstClDevice * device,
     const GstVideoInfo * info)
 {
-  return GST_CL_MEMORY_BUFFER;
+  return GST_CL_STORAGE_BUFFER;
 }
 
 static gboolean
@@ -381,7 +381,7 @@ gst_cl_histogram_setup (GstClBaseFilter * base, cl_program program,
     GError ** error)
 {
   GstClHistogram *self = GST_CL_HISTOGRAM (base);
-  GstClDevice *device = gst_cl_base_filter_get_device (base);
+  GstClDevice *device = GST_CL_BASE_TRANSFORM (base)->device;
   cl_int st;
 
   if (!(self->k_strips = gst_cl_kernel_new (program, "histogram_strips", error))
@@ -466,8 +466,7 @@ static void
 tiles_build_init (GstClHistogram * self, const GstClPlane * src, guint want,
     TilesBuild * b)
 {
-  GstClDevice *device = gst_cl_base_filter_get_device (GST_CL_BASE_FILTER
-      (self));
+  GstClDevice *device = GST_CL_BASE_TRANSFORM (self)->device;
 
   b->step = src->step;
   b->r_off = self->r_off;
@@ -490,8 +489,7 @@ tiles_build_init (GstClHistogram * self, const GstClPlane * src, guint want,
 static cl_kernel
 tiles_kernel (GstClHistogram * self, const TilesBuild * b, gboolean now)
 {
-  GstClDevice *device = gst_cl_base_filter_get_device (GST_CL_BASE_FILTER
-      (self));
+  GstClDevice *device = GST_CL_BASE_TRANSFORM (self)->device;
   GError *err = NULL;
   cl_program program;
   gchar *defines;
@@ -572,8 +570,7 @@ gst_cl_histogram_configure (GstClBaseFilter * base, const GstVideoInfo * info,
 static gboolean
 ensure_partials (GstClHistogram * self, guint n_units, GError ** error)
 {
-  GstClDevice *device = gst_cl_base_filter_get_device (GST_CL_BASE_FILTER
-      (self));
+  GstClDevice *device = GST_CL_BASE_TRANSFORM (self)->device;
   gsize size = (gsize) N_SLOTS * n_units * 256 * sizeof (guint32);
   cl_int st;
 
@@ -593,10 +590,10 @@ ensure_partials (GstClHistogram * self, guint n_units, GError ** error)
 
 /* n_units pair tables of 65536 counters, zero */
 static gboolean
-ensure_tables (GstClHistogram * self, guint n_units, GError ** error)
+ensure_tables (GstClHistogram * self, GstClFrameWork * work, guint n_units,
+    GError ** error)
 {
-  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
-  GstClDevice *device = gst_cl_base_filter_get_device (base);
+  GstClDevice *device = work->device;
   gsize size = (gsize) n_units * PAIR_TABLE_SIZE * sizeof (guint32);
   const cl_uint zero = 0;
   cl_int st;
@@ -615,9 +612,8 @@ ensure_tables (GstClHistogram * self, guint n_units, GError ** error)
     self->tables_dirty = TRUE;
   }
   if (self->tables_dirty) {
-    st = clEnqueueFillBuffer (gst_cl_base_filter_get_queue (base),
-        self->tables, &zero, sizeof (zero), 0, self->tables_size, 0, NULL,
-        NULL);
+    st = clEnqueueFillBuffer (work->queue, self->tables, &zero,
+        sizeof (zero), 0, self->tables_size, 0, NULL, NULL);
     if (st != CL_SUCCESS)
       return gst_cl_fail (error, st, "clEnqueueFillBuffer (pair tables)");
     self->tables_dirty = FALSE;
@@ -663,12 +659,11 @@ gst_cl_histogram_tuning_case (GstClBaseFilter * base)
 /* 8-bit formats: 256 levels per slot, as n_units partial tables or totals */
 static gboolean
 count_bytes (GstClHistogram * self, const GstClPlane * src, Pending * pf,
-    cl_event * events, guint * n_events, GError ** error)
+    GstClFrameWork * work, GError ** error)
 {
   guint want = pf->want;
-  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
-  GstClDevice *device = gst_cl_base_filter_get_device (base);
-  cl_command_queue queue = gst_cl_base_filter_get_queue (base);
+  GstClDevice *device = work->device;
+  cl_command_queue queue = work->queue;
   cl_int iwant = want, n_units, copies, st;
   gboolean totals = FALSE;
   gsize local_bytes;
@@ -677,8 +672,8 @@ count_bytes (GstClHistogram * self, const GstClPlane * src, Pending * pf,
   guint slot, v;
   GstClLaunch l;
 
-  if (!src->is_image && gst_cl_base_filter_uses_strips (base)) {
-    gst_cl_base_filter_launch_shape (base, src, FALSE, &l);
+  if (!src->is_image && gst_cl_frame_work_uses_strips (work)) {
+    gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
     /* whole pixels per work-item */
     if (l.chunk % src->step)
       l.chunk += src->step - l.chunk % src->step;
@@ -696,7 +691,7 @@ count_bytes (GstClHistogram * self, const GstClPlane * src, Pending * pf,
         (gsize) src->units * src->height / n_units >= 2 * PAIR_TABLE_SIZE) {
       pairs = TRUE;
       if (!ensure_partials (self, n_units, error)
-          || !ensure_tables (self, n_units, error))
+          || !ensure_tables (self, work, n_units, error))
         return FALSE;
       /* until the frame is read back: a failed frame may leave counts in
        * the tables */
@@ -707,8 +702,7 @@ count_bytes (GstClHistogram * self, const GstClPlane * src, Pending * pf,
               GST_CL_ARG (l.rows), GST_CL_ARG (self->tables),
               GST_CL_ARG (self->partials), GST_CL_ARG (n_units),
               GST_CL_ARGS_END)
-          || !gst_cl_base_filter_enqueue (base, self->k_pairs, &l, events,
-              n_events, error))
+          || !gst_cl_frame_work_enqueue (work, self->k_pairs, &l, error))
         return FALSE;
     } else if (!ensure_partials (self, n_units, error)
         || !gst_cl_set_args (self->k_strips, error, GST_CL_ARG (src->mem),
@@ -719,8 +713,7 @@ count_bytes (GstClHistogram * self, const GstClPlane * src, Pending * pf,
             GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
             GST_CL_ARG (self->partials), GST_CL_ARG (n_units),
             GST_CL_ARGS_END)
-        || !gst_cl_base_filter_enqueue (base, self->k_strips, &l, events,
-            n_events, error))
+        || !gst_cl_frame_work_enqueue (work, self->k_strips, &l, error))
       return FALSE;
   } else {
     /* a 2D range of work-groups: dimension 0 across a row (16 bytes,
@@ -743,7 +736,7 @@ count_bytes (GstClHistogram * self, const GstClPlane * src, Pending * pf,
 
     gsize per_cu = sixteen ? VEC_GROUPS_PER_CU : TILE_GROUPS_PER_CU;
 
-    gst_cl_base_filter_launch_shape (base, src, FALSE, &l);
+    gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
     if (l.group_auto)
       l.local[0] = MAX (1, MIN (sixteen ? VEC_GROUP : TILE_GROUP,
               device->max_work_group_size));
@@ -784,7 +777,7 @@ count_bytes (GstClHistogram * self, const GstClPlane * src, Pending * pf,
             GST_CL_ARG (copies), GST_CL_ARG (sixteen), GST_CL_ARGS_END)) {
       return FALSE;
     }
-    if (!gst_cl_base_filter_enqueue (base, k, &l, events, n_events, error))
+    if (!gst_cl_frame_work_enqueue (work, k, &l, error))
       return FALSE;
     totals = TRUE;
     n_units = 1;
@@ -798,8 +791,7 @@ count_bytes (GstClHistogram * self, const GstClPlane * src, Pending * pf,
     if (!gst_cl_set_args (self->k_reduce, error, GST_CL_ARG (self->partials),
             GST_CL_ARG (n_units), GST_CL_ARG (iwant),
             GST_CL_ARG (self->totals), GST_CL_ARGS_END)
-        || !gst_cl_base_filter_enqueue (base, self->k_reduce, &r, events,
-            n_events, error))
+        || !gst_cl_frame_work_enqueue (work, self->k_reduce, &r, error))
       return FALSE;
     partials = self->totals;
     n_units = 1;
@@ -836,8 +828,7 @@ static gboolean
 ensure_buffer (GstClHistogram * self, cl_mem * mem, gsize * have, gsize size,
     gboolean * fresh, const gchar * what, GError ** error)
 {
-  GstClDevice *device = gst_cl_base_filter_get_device (GST_CL_BASE_FILTER
-      (self));
+  GstClDevice *device = GST_CL_BASE_TRANSFORM (self)->device;
   cl_int st;
 
   if (*mem && *have >= size)
@@ -856,12 +847,12 @@ ensure_buffer (GstClHistogram * self, cl_mem * mem, gsize * have, gsize size,
 }
 
 static gboolean
-zero_buffer (GstClHistogram * self, cl_mem mem, gsize size, GError ** error)
+zero_buffer (cl_command_queue queue, cl_mem mem, gsize size,
+    GError ** error)
 {
   const cl_uint zero = 0;
-  cl_int st = clEnqueueFillBuffer (gst_cl_base_filter_get_queue
-      (GST_CL_BASE_FILTER (self)), mem, &zero, sizeof (zero), 0, size, 0,
-      NULL, NULL);
+  cl_int st = clEnqueueFillBuffer (queue, mem, &zero, sizeof (zero), 0, size,
+      0, NULL, NULL);
   if (st != CL_SUCCESS)
     return gst_cl_fail (error, st, "clEnqueueFillBuffer (histograms)");
   return TRUE;
@@ -872,17 +863,16 @@ zero_buffer (GstClHistogram * self, cl_mem mem, gsize size, GError ** error)
  * then histogram_deep_reduce adds them into deep_totals and zeroes them. */
 static gboolean
 count_deep_strips (GstClHistogram * self, const GstClPlane * src,
-    cl_int iwant, cl_int n_tables, cl_event * events, guint * n_events,
+    cl_int iwant, cl_int n_tables, GstClFrameWork * work,
     GError ** error)
 {
-  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
-  GstClDevice *device = gst_cl_base_filter_get_device (base);
+  GstClDevice *device = work->device;
   cl_int depth = src->depth, shift = src->shift, copies, n_units, n_cols;
   cl_int n_rects, chunk, rows, vectors, span;
   GstClLaunch l, r;
   gsize target;
 
-  gst_cl_base_filter_launch_shape (base, src, FALSE, &l);
+  gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
   /* whole pixels per rectangle */
   chunk = l.chunk;
   if (chunk % src->step)
@@ -909,7 +899,8 @@ count_deep_strips (GstClHistogram * self, const GstClPlane * src,
           error))
     return FALSE;
   if (self->deep_tables_dirty) {
-    if (!zero_buffer (self, self->deep_tables, self->deep_tables_size, error))
+    if (!zero_buffer (work->queue, self->deep_tables,
+            self->deep_tables_size, error))
       return FALSE;
     self->deep_tables_dirty = FALSE;
   }
@@ -928,8 +919,7 @@ count_deep_strips (GstClHistogram * self, const GstClPlane * src,
           GST_CL_ARG (n_cols), GST_CL_ARG (n_rects),
           GST_CL_ARG (self->deep_tables), GST_CL_ARG (n_units),
           GST_CL_ARG (copies), GST_CL_ARGS_END)
-      || !gst_cl_base_filter_enqueue (base, self->k_deep_strips, &l, events,
-          n_events, error))
+      || !gst_cl_frame_work_enqueue (work, self->k_deep_strips, &l, error))
     return FALSE;
 
   /* a work-item per DEEP_REDUCE_SPAN vectors of 16 levels: a few dozen for
@@ -942,8 +932,7 @@ count_deep_strips (GstClHistogram * self, const GstClPlane * src,
           GST_CL_ARG (self->deep_tables), GST_CL_ARG (n_units),
           GST_CL_ARG (n_tables), GST_CL_ARG (copies), GST_CL_ARG (depth),
           GST_CL_ARG (span), GST_CL_ARG (self->deep_totals), GST_CL_ARGS_END)
-      || !gst_cl_base_filter_enqueue (base, self->k_deep_reduce, &r, events,
-          n_events, error))
+      || !gst_cl_frame_work_enqueue (work, self->k_deep_reduce, &r, error))
     return FALSE;
   return TRUE;
 }
@@ -952,18 +941,17 @@ count_deep_strips (GstClHistogram * self, const GstClPlane * src,
  * local tables where they fit, else with global atomics. */
 static gboolean
 count_deep_tiles (GstClHistogram * self, const GstClPlane * src,
-    cl_int iwant, cl_int n_tables, cl_event * events, guint * n_events,
+    cl_int iwant, cl_int n_tables, GstClFrameWork * work,
     GError ** error)
 {
-  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
-  GstClDevice *device = gst_cl_base_filter_get_device (base);
+  GstClDevice *device = work->device;
   cl_int depth = src->depth, shift = src->shift, copies;
   gsize table_bytes = ((gsize) n_tables << depth) * sizeof (guint32);
   gsize items, group, groups_x, groups_y, budget, local_bytes;
   cl_kernel k = src->is_image ? self->k_deep_image : self->k_deep_tiles;
   GstClLaunch l;
 
-  gst_cl_base_filter_launch_shape (base, src, FALSE, &l);
+  gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
   if (l.group_auto)
     l.local[0] = MAX (1, MIN (TILE_GROUP, device->max_work_group_size));
   /* eight one-sample pixels per work-item in buffers, else a pixel */
@@ -981,7 +969,7 @@ count_deep_tiles (GstClHistogram * self, const GstClPlane * src,
   /* a local argument cannot be empty */
   local_bytes = copies ? copies * table_bytes : sizeof (guint32);
 
-  if (!zero_buffer (self, self->deep_totals, table_bytes, error))
+  if (!zero_buffer (work->queue, self->deep_totals, table_bytes, error))
     return FALSE;
   if (src->is_image) {
     cl_int layout = self->has_rgb ? 4 : 0;
@@ -1003,7 +991,7 @@ count_deep_tiles (GstClHistogram * self, const GstClPlane * src,
           GST_CL_ARGS_END)) {
     return FALSE;
   }
-  return gst_cl_base_filter_enqueue (base, k, &l, events, n_events, error);
+  return gst_cl_frame_work_enqueue (work, k, &l, error);
 }
 
 /* Formats of more than 8 bits: counts of all 2^D levels of each counted
@@ -1011,10 +999,9 @@ count_deep_tiles (GstClHistogram * self, const GstClPlane * src,
  * piece: 4 KiB (P010 luma) to 1 MiB (RGBA64 all channels). */
 static gboolean
 count_deep (GstClHistogram * self, const GstClPlane * src, Pending * pf,
-    cl_event * events, guint * n_events, GError ** error)
+    GstClFrameWork * work, GError ** error)
 {
-  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
-  cl_command_queue queue = gst_cl_base_filter_get_queue (base);
+  cl_command_queue queue = work->queue;
   cl_int iwant = pf->want, n_tables = __builtin_popcount (pf->want);
   gsize bytes = ((gsize) n_tables << src->depth) * sizeof (guint32);
   gboolean ok;
@@ -1024,11 +1011,11 @@ count_deep (GstClHistogram * self, const GstClPlane * src, Pending * pf,
   if (!ensure_buffer (self, &self->deep_totals, &self->deep_totals_size,
           bytes, NULL, "clCreateBuffer (histogram totals)", error))
     return FALSE;
-  if (!src->is_image && gst_cl_base_filter_uses_strips (base))
-    ok = count_deep_strips (self, src, iwant, n_tables, events, n_events,
+  if (!src->is_image && gst_cl_frame_work_uses_strips (work))
+    ok = count_deep_strips (self, src, iwant, n_tables, work,
         error);
   else
-    ok = count_deep_tiles (self, src, iwant, n_tables, events, n_events,
+    ok = count_deep_tiles (self, src, iwant, n_tables, work,
         error);
   if (!ok)
     return FALSE;
@@ -1050,11 +1037,11 @@ count_deep (GstClHistogram * self, const GstClPlane * src, Pending * pf,
 
 static gboolean
 count_frame (GstClHistogram * self, const GstClPlane * src, Pending * pf,
-    cl_event * events, guint * n_events, GError ** error)
+    GstClFrameWork * work, GError ** error)
 {
   if (GST_CL_PLANE_IS_WIDE (src))
-    return count_deep (self, src, pf, events, n_events, error);
-  return count_bytes (self, src, pf, events, n_events, error);
+    return count_deep (self, src, pf, work, error);
+  return count_bytes (self, src, pf, work, error);
 }
 
 static void
@@ -1150,8 +1137,8 @@ drop_frames (GstClHistogram * self)
 }
 
 static gboolean
-gst_cl_histogram_analyze (GstClBaseFilter * base, const GstClPlane * src,
-    GstBuffer * buffer, cl_event * events, guint * n_events, GError ** error)
+gst_cl_histogram_analyze (GstClBaseFilter * base, GstClFrameWork * work,
+    const GstClPlane * src, GstBuffer * buffer, GError ** error)
 {
   GstClHistogram *self = GST_CL_HISTOGRAM (base);
   GstBaseTransform *trans = GST_BASE_TRANSFORM (base);
@@ -1173,7 +1160,7 @@ gst_cl_histogram_analyze (GstClBaseFilter * base, const GstClPlane * src,
     pf->want = wanted_slots (self, channels);
     pf->depth = GST_CL_PLANE_IS_WIDE (src) ? src->depth : 8;
     if (pf->want)
-      ok = count_frame (self, src, pf, events, n_events, error);
+      ok = count_frame (self, src, pf, work, error);
     pending_free (pf);
     return ok;
   }
@@ -1199,7 +1186,7 @@ gst_cl_histogram_analyze (GstClBaseFilter * base, const GstClPlane * src,
         GST_FORMAT_TIME, pf->pts);
   }
   pf->pixels = (guint64) src->width * src->height;
-  if (pf->want && !count_frame (self, src, pf, events, n_events, error)) {
+  if (pf->want && !count_frame (self, src, pf, work, error)) {
     pending_free (pf);
     return FALSE;
   }
@@ -1443,7 +1430,7 @@ gst_cl_histogram_class_init (GstClHistogramClass * klass)
   base_class->program_name = "histogram";
   base_class->program_source = gst_cl_source_histogram;
   base_class->setup = gst_cl_histogram_setup;
-  base_class->auto_memory = gst_cl_histogram_auto_memory;
+  base_class->auto_storage = gst_cl_histogram_auto_storage;
   base_class->cleanup = gst_cl_histogram_cleanup;
   base_class->configure = gst_cl_histogram_configure;
   base_class->analyze = gst_cl_histogram_analyze;

@@ -108,7 +108,7 @@ gst_cl_laplace_setup (GstClBaseFilter * base, cl_program program,
     GError ** error)
 {
   GstClLaplace *self = GST_CL_LAPLACE (base);
-  GstClDevice *device = gst_cl_base_filter_get_device (base);
+  GstClDevice *device = GST_CL_BASE_TRANSFORM (base)->device;
 
   if (!(self->k_buffer = gst_cl_kernel_new (program, "laplace_buffer", error))
       || !(self->k_words8 = gst_cl_kernel_new (program, "laplace_words8",
@@ -158,28 +158,26 @@ gst_cl_laplace_cleanup (GstClBaseFilter * base)
 static gboolean
 gst_cl_laplace_launch (GstClLaplace * self, cl_kernel k_buffer,
     cl_kernel k_words8, cl_kernel k_image, const GstClPlane * src, const GstClPlane * dst,
-    cl_int m, cl_int q, cl_int shift, cl_int maxv, cl_event * events,
-    guint * n_events, GError ** error)
+    cl_int m, cl_int q, cl_int shift, cl_int maxv, GstClFrameWork * work,
+    GError ** error)
 {
-  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
   GstClLaunch l;
 
   if (src->is_image) {
-    gst_cl_base_filter_launch_shape (base, src, FALSE, &l);
+    gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
     return gst_cl_set_args (k_image, error, GST_CL_ARG (src->mem),
         GST_CL_ARG (dst->mem), GST_CL_ARG (src->width),
         GST_CL_ARG (src->height), GST_CL_ARG (src->step),
         GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
         GST_CL_ARG (m), GST_CL_ARG (q), GST_CL_ARG (shift),
         GST_CL_ARG (maxv), GST_CL_ARGS_END)
-        && gst_cl_base_filter_enqueue (base, k_image, &l, events, n_events,
-        error);
+        && gst_cl_frame_work_enqueue (work, k_image, &l, error);
   }
 
-  if (k_words8 && gst_cl_base_filter_launch_words8 (base, src, dst, &l))
+  if (k_words8 && gst_cl_frame_work_launch_words8 (work, src, dst, &l))
     k_buffer = k_words8;
   else
-    gst_cl_base_filter_launch_shape (base, src, TRUE, &l);
+    gst_cl_frame_work_launch_shape (work, src, TRUE, &l);
   return gst_cl_set_args (k_buffer, error, GST_CL_ARG (src->mem),
       GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
       GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
@@ -187,14 +185,12 @@ gst_cl_laplace_launch (GstClLaplace * self, cl_kernel k_buffer,
       GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
       GST_CL_ARG (m), GST_CL_ARG (q), GST_CL_ARG (shift), GST_CL_ARG (maxv),
       GST_CL_ARGS_END)
-      && gst_cl_base_filter_enqueue (base, k_buffer, &l, events, n_events,
-      error);
+      && gst_cl_frame_work_enqueue (work, k_buffer, &l, error);
 }
 
 static gboolean
-gst_cl_laplace_process (GstClBaseFilter * base, const GstClPlane * src,
-    const GstClPlane * dst, cl_event * events, guint * n_events,
-    GError ** error)
+gst_cl_laplace_process (GstClBaseFilter * base, GstClFrameWork * work,
+    const GstClPlane * src, const GstClPlane * dst, GError ** error)
 {
   GstClLaplace *self = GST_CL_LAPLACE (base);
   const gboolean wide = GST_CL_PLANE_IS_WIDE (src);
@@ -220,7 +216,7 @@ gst_cl_laplace_process (GstClBaseFilter * base, const GstClPlane * src,
 
   if (wide)
     return gst_cl_laplace_launch (self, self->k_buffer16, NULL,
-        self->k_image16, src, dst, m, q, src->shift, maxv, events, n_events, error);
+        self->k_image16, src, dst, m, q, src->shift, maxv, work, error);
   /* the words kernel of strength 1 and pixels of 4 or 1 bytes apart from
    * the others: see laplace_words8 in kernels/laplace.cl */
   if (q != STRENGTH_ONE)
@@ -230,7 +226,7 @@ gst_cl_laplace_process (GstClBaseFilter * base, const GstClPlane * src,
   else
     k_words8 = self->k_words8_any;
   return gst_cl_laplace_launch (self, self->k_buffer, k_words8,
-      self->k_image, src, dst, m, q, 0, maxv, events, n_events, error);
+      self->k_image, src, dst, m, q, 0, maxv, work, error);
 }
 
 /* ------------------------------------------------------------------------ */

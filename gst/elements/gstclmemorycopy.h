@@ -3,14 +3,14 @@
  * memory:OpenCLMemory. */
 #pragma once
 
+#include "core/gstclbasetransform.h"
 #include "core/gstclcaps.h"
-#include <gst/base/gstbasetransform.h>
 
 G_BEGIN_DECLS
 
 #define GST_TYPE_CL_MEMORY_COPY (gst_cl_memory_copy_get_type ())
 G_DECLARE_DERIVABLE_TYPE (GstClMemoryCopy, gst_cl_memory_copy, GST,
-    CL_MEMORY_COPY, GstBaseTransform);
+    CL_MEMORY_COPY, GstClBaseTransform);
 
 /**
  * GstClMemoryCopyClass:
@@ -19,7 +19,7 @@ G_DECLARE_DERIVABLE_TYPE (GstClMemoryCopy, gst_cl_memory_copy, GST,
  */
 struct _GstClMemoryCopyClass
 {
-  GstBaseTransformClass parent_class;
+  GstClBaseTransformClass parent_class;
 
   gboolean upload;
 };

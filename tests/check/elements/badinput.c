@@ -7,8 +7,8 @@
 #include "clcheck.h"
 
 static const gchar *const elements[] = {
-  "clgaussian", "clgaussian memory=image", "cllaplace",
-  "cllaplace memory=image", "clhistogram", "clhistogram memory=image",
+  "clgaussian", "clgaussian storage=image", "cllaplace",
+  "cllaplace storage=image", "clhistogram", "clhistogram storage=image",
 };
 
 typedef struct

@@ -206,7 +206,7 @@ GST_START_TEST (test_default_binomial_exact)
   guint m, s;
 
   for (m = 0; memory_kinds[m]; m++) {
-    gchar *launch = g_strdup_printf ("clgaussian memory=%s", memory_kinds[m]);
+    gchar *launch = g_strdup_printf ("clgaussian storage=%s", memory_kinds[m]);
     GstHarness *h = harness_for (launch, format, sizes[0][0], sizes[0][1]);
     for (s = 0; s < n_sizes; s++) {
       set_caps (h, format, sizes[s][0], sizes[s][1]);
@@ -230,7 +230,7 @@ GST_START_TEST (test_padded_strides)
   guint m, s;
 
   for (m = 0; memory_kinds[m]; m++) {
-    gchar *launch = g_strdup_printf ("clgaussian memory=%s", memory_kinds[m]);
+    gchar *launch = g_strdup_printf ("clgaussian storage=%s", memory_kinds[m]);
     GstHarness *h = harness_for (launch, format, 1, 1);
     for (s = 0; s < G_N_ELEMENTS (psizes); s++) {
       set_caps (h, format, psizes[s][0], psizes[s][1]);
@@ -269,7 +269,7 @@ GST_START_TEST (test_radius_sigma)
       GstHarness *h;
       if (test_repeats ("kernels") && c % 3 != (guint) __i__ % 3)
         continue;
-      launch = g_strdup_printf ("clgaussian memory=%s radius=%u "
+      launch = g_strdup_printf ("clgaussian storage=%s radius=%u "
           "sigma=%g", memory_kinds[m], cases[c].radius, cases[c].sigma);
       h = harness_for (launch, format, 1, 1);
       for (s = 0; s < G_N_ELEMENTS (csizes); s++) {
@@ -293,7 +293,7 @@ GST_START_TEST (test_large_radius_hd)
   RefKernel rk = ref_kernel (0, 4.0);
   guint m;
   for (m = 0; memory_kinds[m]; m++) {
-    gchar *launch = g_strdup_printf ("clgaussian memory=%s sigma=4",
+    gchar *launch = g_strdup_printf ("clgaussian storage=%s sigma=4",
         memory_kinds[m]);
     GstHarness *h = harness_for (launch, "GRAY8", 1920, 1080);
     check_one (h, "GRAY8", 1920, 1080, CONTENT_STRUCTURED, FALSE,
@@ -366,7 +366,7 @@ GST_START_TEST (test_words8)
   guint t, s, p;
 
   for (t = 0; t < G_N_ELEMENTS (words8_tunings); t++) {
-    gchar *launch = g_strdup_printf ("clgaussian memory=buffer %s",
+    gchar *launch = g_strdup_printf ("clgaussian storage=buffer %s",
         words8_tunings[t]);
     GstHarness *h = harness_for (launch, format, 8, 1);
     for (s = 0; s < G_N_ELEMENTS (words8_sizes); s++) {
@@ -422,7 +422,7 @@ GST_START_TEST (test_band)
     if (test_repeats ("band") && c != 2 && c < G_N_ELEMENTS (cases) - 2)
       continue;
     for (t = 0; t < G_N_ELEMENTS (tunings); t++) {
-      gchar *launch = g_strdup_printf ("clgaussian memory=buffer radius=%u "
+      gchar *launch = g_strdup_printf ("clgaussian storage=buffer radius=%u "
           "sigma=%g %s", cases[c].radius, cases[c].sigma, tunings[t]);
       GstHarness *h = harness_for (launch, format, 1, 1);
       for (z = 0; z < G_N_ELEMENTS (sizes); z++) {
@@ -448,7 +448,7 @@ GST_START_TEST (test_words8_odd_address)
 {
   GstVideoInfo info = test_info ("GRAY8", 64, 9);
   TestFrame f = test_frame_new (&info, CONTENT_RANDOM, FALSE, 7);
-  GstHarness *h = harness_for ("clgaussian memory=buffer kernel-shape=tiles",
+  GstHarness *h = harness_for ("clgaussian storage=buffer kernel-shape=tiles",
       "GRAY8", 64, 9);
   guint8 *block = g_malloc (info.size + 8);
   GstBuffer *odd, *out;
@@ -542,7 +542,7 @@ GST_START_TEST (test_pinned_pool)
 
 GST_END_TEST;
 
-/* memory=image and memory=buffer give identical buffers. */
+/* storage=image and storage=buffer give identical buffers. */
 GST_START_TEST (test_image_equals_buffer)
 {
   static const gchar *formats[] = { "GRAY8", "RGB", "RGBA", "BGRx", "NV12" };
@@ -557,7 +557,7 @@ GST_START_TEST (test_image_equals_buffer)
       GstVideoFrame a, b;
       guint m, p;
       for (m = 0; m < 2; m++) {
-        gchar *launch = g_strdup_printf ("clgaussian memory=%s radius=%u",
+        gchar *launch = g_strdup_printf ("clgaussian storage=%s radius=%u",
             memory_kinds[m], radii[r]);
         GstHarness *h = harness_for (launch, formats[f], 321, 241);
         outs[m] = test_push_pull (h, &fr);
@@ -595,7 +595,7 @@ GST_START_TEST (test_properties_mid_stream)
     gdouble sigma;
   } steps[] = { {0, 0}, {5, 0}, {0, 2.0}, {1, 0}, {12, 3.0}, {0, 0} };
   const gchar *mem = memory_kinds[__i__];
-  gchar *launch = g_strdup_printf ("clgaussian memory=%s", mem);
+  gchar *launch = g_strdup_printf ("clgaussian storage=%s", mem);
   GstHarness *h = harness_for (launch, "RGBx", 64, 40);
   GstElement *e = gst_harness_find_element (h, "clgaussian");
   guint s;
@@ -623,7 +623,7 @@ GST_START_TEST (test_band_radius_mid_stream)
 {
   static const guint radii[] = { 2, 7, 3, 16, 7, 5 };
   const gchar *format = __i__ ? "RGBA" : "GRAY8";
-  const gchar *launch = "clgaussian memory=buffer kernel-shape=tiles";
+  const gchar *launch = "clgaussian storage=buffer kernel-shape=tiles";
   GstHarness *h = harness_for (launch, format, 130, 17);
   GstElement *e = gst_harness_find_element (h, "clgaussian");
   guint s, f;
@@ -675,7 +675,7 @@ GST_START_TEST (test_two_instances)
 {
   TwoPass tp = { ref_kernel (1, 0), ref_kernel (3, 1.1), NULL, 57, 33, 3, 0 };
   GstHarness *h = harness_for ("clgaussian ! clgaussian radius=3 sigma=1.1 "
-      "memory=image", "RGB", 57, 33);
+      "storage=image", "RGB", 57, 33);
   check_one (h, "RGB", 57, 33, CONTENT_STRUCTURED, FALSE, ref_two, &tp,
       "two instances");
   g_free (tp.mid);
@@ -942,7 +942,7 @@ GST_START_TEST (test_deep_binomial_exact)
   guint m, s, c;
 
   for (m = 0; memory_kinds[m]; m++) {
-    gchar *launch = g_strdup_printf ("clgaussian memory=%s", memory_kinds[m]);
+    gchar *launch = g_strdup_printf ("clgaussian storage=%s", memory_kinds[m]);
     GstHarness *h = harness_for (launch, format, 1, 1);
     for (s = 0; s < G_N_ELEMENTS (deep_sizes); s++) {
       set_caps (h, format, deep_sizes[s][0], deep_sizes[s][1]);
@@ -989,7 +989,7 @@ GST_START_TEST (test_deep_radius_sigma)
       GstHarness *h;
       if (test_repeats ("kernels") && c % 3 != (guint) __i__ % 3)
         continue;
-      launch = g_strdup_printf ("clgaussian memory=%s radius=%u "
+      launch = g_strdup_printf ("clgaussian storage=%s radius=%u "
           "sigma=%g", memory_kinds[m], cases[c].radius, cases[c].sigma);
       h = harness_for (launch, format, 1, 1);
       for (s = 0; s < G_N_ELEMENTS (csizes); s++) {
@@ -1020,7 +1020,7 @@ GST_START_TEST (test_deep_hd)
 
   for (p = 0; p < G_N_ELEMENTS (props); p++) {
     RefKernel rk = ref_kernel (7, 0);
-    gchar *launch = g_strdup_printf ("clgaussian memory=%s %s", mem,
+    gchar *launch = g_strdup_printf ("clgaussian storage=%s %s", mem,
         props[p]);
     GstHarness *h = harness_for (launch, format, 1920, 1080);
     check_deep (h, format, 1920, 1080, p ? CONTENT_STRUCTURED : CONTENT_DIRTY,
@@ -1038,7 +1038,7 @@ GST_END_TEST;
 GST_START_TEST (test_deep_tunings_identical)
 {
   static const gchar *tunings[] = {
-    "memory=buffer", "memory=image", "kernel-shape=strips",
+    "storage=buffer", "storage=image", "kernel-shape=strips",
     "kernel-shape=tiles",
     "kernel-shape=strips rows-per-item=3 pixels-per-item=37",
     "kernel-shape=strips work-group-size=4 rows-per-item=1",
@@ -1105,7 +1105,7 @@ GST_START_TEST (test_deep_properties_mid_stream)
     gdouble sigma;
   } steps[] = { {0, 0}, {5, 0}, {0, 2.0}, {1, 0}, {12, 3.0}, {0, 0} };
   const gchar *mem = memory_kinds[__i__];
-  gchar *launch = g_strdup_printf ("clgaussian memory=%s", mem);
+  gchar *launch = g_strdup_printf ("clgaussian storage=%s", mem);
   GstHarness *h = harness_for (launch, "P016_LE", 64, 40);
   GstElement *e = gst_harness_find_element (h, "clgaussian");
   guint s;

@@ -311,7 +311,7 @@ GST_START_TEST (test_counts_and_statistics)
   guint m, s, k;
 
   for (m = 0; memory_kinds[m]; m++) {
-    gchar *launch = g_strdup_printf ("clhistogram memory=%s channels=all "
+    gchar *launch = g_strdup_printf ("clhistogram storage=%s channels=all "
         "low-percentile=5 high-percentile=95", memory_kinds[m]);
     Hist hs = hist_new (launch, format, 1, 1);
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
@@ -358,7 +358,7 @@ GST_START_TEST (test_constant_frame)
   guint f, m;
   for (f = 0; f < G_N_ELEMENTS (formats); f++)
     for (m = 0; memory_kinds[m]; m++) {
-      gchar *launch = g_strdup_printf ("clhistogram memory=%s channels=all",
+      gchar *launch = g_strdup_printf ("clhistogram storage=%s channels=all",
           memory_kinds[m]);
       Hist hs = hist_new (launch, formats[f], 1920, 1080);
       GstVideoInfo info = test_info (formats[f], 1920, 1080);
@@ -387,7 +387,7 @@ GST_END_TEST;
 GST_START_TEST (test_interval_and_eos)
 {
   const gchar *mem = memory_kinds[__i__];
-  gchar *launch = g_strdup_printf ("clhistogram memory=%s interval=100000000",
+  gchar *launch = g_strdup_printf ("clhistogram storage=%s interval=100000000",
       mem);
   Hist hs = hist_new (launch, "GRAY8", 40, 30);
   GstVideoInfo info = test_info ("GRAY8", 40, 30);
@@ -450,7 +450,7 @@ GST_END_TEST;
 GST_START_TEST (test_messages_two_frames_later)
 {
   const gchar *mem = memory_kinds[__i__];
-  gchar *launch = g_strdup_printf ("clhistogram memory=%s", mem);
+  gchar *launch = g_strdup_printf ("clhistogram storage=%s", mem);
   Hist hs = hist_new (launch, "GRAY8", 37, 23);
   GstVideoInfo info = test_info ("GRAY8", 37, 23);
   RefCounts rc[LAG_FRAMES];
@@ -723,7 +723,7 @@ GST_START_TEST (test_attach_meta)
    * (the meta must cross cldownload) */
   for (m = 0; m == 0 || memory_kinds[m - 1]; m++) {
     const gboolean plain = memory_kinds[m] != NULL;
-    gchar *launch = plain ? g_strdup_printf ("clhistogram memory=%s "
+    gchar *launch = plain ? g_strdup_printf ("clhistogram storage=%s "
         "channels=all attach-meta=true", memory_kinds[m]) :
         g_strdup ("clupload ! clhistogram channels=all attach-meta=true ! "
         "cldownload");
@@ -906,7 +906,7 @@ GST_START_TEST (test_deep_counts)
   guint m, c;
 
   for (m = 0; memory_kinds[m]; m++) {
-    gchar *launch = g_strdup_printf ("clhistogram memory=%s "
+    gchar *launch = g_strdup_printf ("clhistogram storage=%s "
         "low-percentile=5 high-percentile=95", memory_kinds[m]);
     Hist hs = hist_new (launch, format, 1, 1);
     for (c = 0; c < G_N_ELEMENTS (deep_cases); c++)
@@ -940,7 +940,7 @@ GST_START_TEST (test_deep_constant)
 
   for (f = 0; f < G_N_ELEMENTS (formats); f++)
     for (m = 0; memory_kinds[m]; m++) {
-      gchar *launch = g_strdup_printf ("clhistogram memory=%s channels=all",
+      gchar *launch = g_strdup_printf ("clhistogram storage=%s channels=all",
           memory_kinds[m]);
       Hist hs = hist_new (launch, formats[f], 1920, 1080);
       GstVideoInfo info = test_info (formats[f], 1920, 1080);

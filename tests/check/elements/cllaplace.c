@@ -262,7 +262,7 @@ pair_new (const gchar * props, const gchar * format, gint w, gint ht)
   Pair p;
   guint m;
   for (m = 0; m < 2; m++) {
-    p.what[m] = g_strdup_printf ("cllaplace memory=%s%s%s", memory_kinds[m],
+    p.what[m] = g_strdup_printf ("cllaplace storage=%s%s%s", memory_kinds[m],
         *props ? " " : "", props);
     p.h[m] = harness_for (p.what[m], format, w, ht);
   }
@@ -407,7 +407,7 @@ GST_START_TEST (test_fractional_strengths)
       /* name the case in failure messages */
       for (m = 0; m < 2; m++) {
         g_free (p.what[m]);
-        p.what[m] = g_strdup_printf ("cllaplace memory=%s %s",
+        p.what[m] = g_strdup_printf ("cllaplace storage=%s %s",
             memory_kinds[m], props);
       }
       pair_check (&p, format, sizes[s][0], sizes[s][1], CONTENT_RANDOM, FALSE,
@@ -510,7 +510,7 @@ GST_START_TEST (test_words8)
   for (t = 0; t < G_N_ELEMENTS (words8_tunings); t++)
     for (c = 0; c < G_N_ELEMENTS (cases); c++) {
       gchar *cp = case_props (&cases[c]);
-      gchar *launch = g_strdup_printf ("cllaplace memory=buffer %s %s", cp,
+      gchar *launch = g_strdup_printf ("cllaplace storage=buffer %s %s", cp,
           words8_tunings[t]);
       GstHarness *h = harness_for (launch, format, 8, 1);
       for (s = 0; s < G_N_ELEMENTS (words8_sizes); s++) {
@@ -529,7 +529,7 @@ GST_START_TEST (test_words8)
 
 GST_END_TEST;
 
-/* memory=image and memory=buffer give identical buffers. */
+/* storage=image and storage=buffer give identical buffers. */
 GST_START_TEST (test_image_equals_buffer)
 {
   static const LapCase cases[] = {
@@ -550,7 +550,7 @@ GST_START_TEST (test_image_equals_buffer)
       guint m;
       for (m = 0; m < 2; m++) {
         gchar *props = case_props (&cases[c]);
-        gchar *launch = g_strdup_printf ("cllaplace memory=%s %s",
+        gchar *launch = g_strdup_printf ("cllaplace storage=%s %s",
             memory_kinds[m], props);
         GstHarness *h = harness_for (launch, formats[f], 321, 241);
         g_free (props);
@@ -581,7 +581,7 @@ GST_START_TEST (test_properties_mid_stream)
   };
   const gchar *mem = memory_kinds[__i__ / 2];
   const gchar *format = __i__ % 2 ? "GRAY8" : "RGBx";
-  gchar *launch = g_strdup_printf ("cllaplace memory=%s", mem);
+  gchar *launch = g_strdup_printf ("cllaplace storage=%s", mem);
   GstHarness *h = harness_for (launch, format, 64, 40);
   GstElement *e = gst_harness_find_element (h, "cllaplace");
   gchar *props, *what;
@@ -643,7 +643,7 @@ GST_START_TEST (test_properties_and_metadata)
   fail_unless_equals_float (G_PARAM_SPEC_DOUBLE (p)->default_value, 1.0);
 
   /* the shared properties come from the base class */
-  fail_unless (g_object_class_find_property (klass, "memory") != NULL);
+  fail_unless (g_object_class_find_property (klass, "storage") != NULL);
   fail_unless (g_object_class_find_property (klass, "profiling") != NULL);
 
   gst_util_set_object_arg (G_OBJECT (e), "mode", "edges");
@@ -874,7 +874,7 @@ deep_check_sizes (const gchar * format, const LapCase * cases, guint n)
       pair_set_case (&p, &cases[c]);
       for (m = 0; m < 2; m++) {
         g_free (p.what[m]);
-        p.what[m] = g_strdup_printf ("cllaplace memory=%s %s",
+        p.what[m] = g_strdup_printf ("cllaplace storage=%s %s",
             memory_kinds[m], props);
       }
       for (k = 0; k < G_N_ELEMENTS (deep_contents); k++)

@@ -277,11 +277,14 @@ GST_START_TEST (test_build_failure)
 
 GST_END_TEST;
 
-/* memory=image where the device cannot hold the frame as an image falls
- * back to buffers with a warning, and the output is still right. */
-GST_START_TEST (test_image_fallback)
+/* Pushes a constant RGB frame wider than any device's images through
+ * @launch, checks that every sample comes out unchanged (what clgaussian,
+ * cllaplace and clhistogram all do to a flat picture) and returns whether
+ * the element posted a warning. */
+static gboolean
+run_wide_frame (const gchar * launch)
 {
-  GstHarness *h = gst_harness_new_parse ("clgaussian memory=image");
+  GstHarness *h = gst_harness_new_parse (launch);
   GstBus *bus = gst_bus_new ();
   GstMessage *msg;
   GstBuffer *in, *out;
@@ -290,6 +293,7 @@ GST_START_TEST (test_image_fallback)
    * image width of every device (POCL 8192, NVIDIA 32768) */
   const gint w = 32767;
   gchar *caps = test_caps_string ("RGB", w, 2);
+  gboolean warned;
   guint x;
 
   gst_element_set_bus (h->element, bus);
@@ -299,8 +303,16 @@ GST_START_TEST (test_image_fallback)
   out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
   fail_unless (out != NULL);
   msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
-  fail_unless (msg != NULL, "no warning");
-  gst_message_unref (msg);
+  warned = msg != NULL;
+  if (msg) {
+    GError *err = NULL;
+
+    gst_message_parse_warning (msg, &err, NULL);
+    fail_unless (strstr (err->message, "storage=image is not possible") !=
+        NULL, "%s", err->message);
+    g_error_free (err);
+    gst_message_unref (msg);
+  }
   gst_buffer_map (in, &a, GST_MAP_READ);
   gst_buffer_map (out, &b, GST_MAP_READ);
   for (x = 0; x < a.size; x++)
@@ -314,6 +326,92 @@ GST_START_TEST (test_image_fallback)
   gst_element_set_bus (h->element, NULL);
   gst_object_unref (bus);
   gst_harness_teardown (h);
+  return warned;
+}
+
+/* storage=image where the device cannot hold the frame as an image falls
+ * back to buffers with a warning, and the output is still right. */
+GST_START_TEST (test_image_fallback)
+{
+  fail_unless (run_wide_frame ("clgaussian storage=image"), "no warning");
+}
+
+GST_END_TEST;
+
+static const gchar *const storage_elements[] =
+    { "clgaussian", "cllaplace", "clhistogram" };
+static const gchar *const storage_values[] = { "auto", "buffer", "image" };
+
+/* Every value of `storage`, and of its deprecated alias `memory`, on every
+ * filter: the value reads back under both names and takes effect: only
+ * image tries images, and warns that this frame cannot be one. */
+GST_START_TEST (test_storage_values)
+{
+  const gchar *element = storage_elements[__i__ / 6];
+  const gchar *prop = (__i__ / 3) % 2 ? "memory" : "storage";
+  const gchar *value = storage_values[__i__ % 3];
+  gchar *launch = g_strdup_printf ("%s %s=%s", element, prop, value);
+  GstElement *e = gst_element_factory_make (element, NULL);
+  GParamSpec *storage, *memory;
+  gint a = -1, b = -1;
+
+  storage = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "storage");
+  memory = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "memory");
+  fail_unless (storage && memory);
+  fail_unless (g_str_equal (g_type_name (storage->value_type),
+          "GstClStorage"));
+  fail_unless (g_str_equal (g_type_name (memory->value_type),
+          "GstClMemoryKind"));
+  fail_if (storage->flags & G_PARAM_DEPRECATED);
+  fail_unless (memory->flags & G_PARAM_DEPRECATED);
+  gst_util_set_object_arg (G_OBJECT (e), prop, value);
+  g_object_get (e, "storage", &a, "memory", &b, NULL);
+  fail_unless_equals_int (a, __i__ % 3);
+  fail_unless_equals_int (b, __i__ % 3);
+  gst_object_unref (e);
+
+  GST_INFO ("%s", launch);
+  fail_unless_equals_int (run_wide_frame (launch), __i__ % 3 == 2);
+  g_free (launch);
+}
+
+GST_END_TEST;
+
+static void
+count_deprecation (GstDebugCategory * category, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer user_data)
+{
+  const gchar *text = gst_debug_message_get (message);
+
+  if (level == GST_LEVEL_WARNING && text && strstr (text, "\"memory\" is "
+          "deprecated"))
+    g_atomic_int_inc ((gint *) user_data);
+}
+
+/* Setting `memory` logs a GST_WARNING the first time in a process only;
+ * `storage` never does. */
+GST_START_TEST (test_memory_alias_warns_once)
+{
+  GstElement *e;
+  gint warnings = 0, i;
+
+  gst_debug_set_threshold_for_name ("clstorage", GST_LEVEL_WARNING);
+  gst_debug_add_log_function (count_deprecation, &warnings, NULL);
+  for (i = 0; i < 3; i++) {
+    e = gst_element_factory_make (storage_elements[i], NULL);
+    gst_util_set_object_arg (G_OBJECT (e), "storage", "image");
+    fail_unless_equals_int (g_atomic_int_get (&warnings), 0);
+    gst_object_unref (e);
+  }
+  for (i = 0; i < 3; i++) {
+    e = gst_element_factory_make (storage_elements[i], NULL);
+    gst_util_set_object_arg (G_OBJECT (e), "memory", "buffer");
+    gst_util_set_object_arg (G_OBJECT (e), "memory", "image");
+    gst_object_unref (e);
+  }
+  gst_debug_remove_log_function (count_deprecation);
+  fail_unless_equals_int (g_atomic_int_get (&warnings), 1);
 }
 
 GST_END_TEST;
@@ -333,6 +431,9 @@ errors_suite (void)
   tcase_add_test (tc, test_selectors);
   tcase_add_test (tc, test_build_failure);
   tcase_add_test (tc, test_image_fallback);
+  /* before any test that sets `memory` when tests share a process */
+  tcase_add_test (tc, test_memory_alias_warns_once);
+  tcase_add_loop_test (tc, test_storage_values, 0, 18);
   return s;
 }
 

@@ -24,9 +24,9 @@ load_layer (void)
 }
 
 static const gchar *const pipelines[] = {
-  "clgaussian", "clgaussian radius=4", "clgaussian memory=image sigma=2",
-  "cllaplace", "cllaplace memory=image mode=edges",
-  "clhistogram channels=all", "clhistogram memory=image",
+  "clgaussian", "clgaussian radius=4", "clgaussian storage=image sigma=2",
+  "cllaplace", "cllaplace storage=image mode=edges",
+  "clhistogram channels=all", "clhistogram storage=image",
 };
 
 /* Runs videotestsrc ! @filter ! fakesink for a few frames in two formats

@@ -8,11 +8,11 @@
 #include <dlfcn.h>
 
 static const gchar *const elements[] = {
-  "clgaussian", "clgaussian radius=5 memory=image", "cllaplace",
-  "cllaplace mode=edges memory=image", "clhistogram channels=all",
+  "clgaussian", "clgaussian radius=5 storage=image", "cllaplace",
+  "cllaplace mode=edges storage=image", "clhistogram channels=all",
   /* chains: frames in flight on the device between the elements */
   "clgaussian ! cllaplace ! clhistogram",
-  "clupload ! clgaussian memory=image ! cllaplace ! cldownload",
+  "clupload ! clgaussian storage=image ! cllaplace ! cldownload",
 };
 
 static long (*layer_live) (const char *kind);
@@ -165,7 +165,7 @@ GST_START_TEST (test_property_stress)
   } cases[] = {
     {"clgaussian", "radius", "1", "9"},
     {"clgaussian", "sigma", "0.5", "3.0"},
-    {"clgaussian", "memory", "buffer", "image"},
+    {"clgaussian", "storage", "buffer", "image"},
     {"clgaussian", "kernel-shape", "strips", "tiles"},
     {"cllaplace", "strength", "0.5", "3.0"},
     {"cllaplace", "mode", "sharpen", "edges"},
@@ -215,8 +215,8 @@ GST_END_TEST;
 GST_START_TEST (test_many_elements_one_device)
 {
   GstElement *p = pipeline_for ("clgaussian ! cllaplace ! clhistogram ! "
-      "clgaussian radius=3 ! cllaplace mode=edges memory=image ! "
-      "clhistogram ! clgaussian memory=image ! clgaussian sigma=2 ! "
+      "clgaussian radius=3 ! cllaplace mode=edges storage=image ! "
+      "clhistogram ! clgaussian storage=image ! clgaussian sigma=2 ! "
       "cllaplace strength=0.5", "num-buffers=20");
   GstBus *bus = gst_element_get_bus (p);
   GstMessage *m;

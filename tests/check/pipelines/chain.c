@@ -118,9 +118,9 @@ static const gchar *const chains[] = {
   "clupload ! clgaussian ! cllaplace ! clhistogram ! cldownload",
   "clgaussian ! cllaplace ! clhistogram",
   /* mixed memory kinds: images in the middle of a buffer chain */
-  "clgaussian memory=image ! cllaplace memory=buffer ! clhistogram "
-      "memory=image",
-  "clupload ! clgaussian memory=buffer ! cllaplace memory=image ! cldownload",
+  "clgaussian storage=image ! cllaplace storage=buffer ! clhistogram "
+      "storage=image",
+  "clupload ! clgaussian storage=buffer ! cllaplace storage=image ! cldownload",
 };
 
 /* the formats of test_chain_exact: all_formats, then deep_formats */

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
+/* gstclframework.h: what one frame's kernels run with, handed by the
+ * filters' base class to an element's process() or analyze(). */
+#pragma once
+
+#include "gstcldevice.h"
+#include "gstclkernel.h"
+
+G_BEGIN_DECLS
+
+/**
+ * GstClFrameWork:
+ * @device: the device
+ * @queue: the frame's compute queue (of its stream: docs/design.md), in
+ *   order, after everything the frame waits for
+ * @decomposition: the work decomposition of the frame's kernels: the
+ *   explicit tuning properties over the tuned or default choices, or the
+ *   tuner's candidate
+ * @tuning: the frame is one of the tuner's, which times the kernels that
+ *   each candidate launches: a kernel the element would build in the
+ *   background for a stream (and meanwhile run another) has to be built
+ *   now
+ * @events: where the kernels' events go, for profiling (at most
+ *   GST_CL_MAX_KERNEL_EVENTS), or NULL
+ * @n_events: how many @events hold
+ *
+ * Valid for the call it is passed to only.
+ */
+typedef struct
+{
+  GstClDevice *device;
+  cl_command_queue queue;
+  GstClDecomposition decomposition;
+  gboolean tuning;
+  cl_event *events;
+  guint n_events;
+} GstClFrameWork;
+
+gboolean gst_cl_frame_work_uses_strips (const GstClFrameWork * work);
+
+void gst_cl_frame_work_launch_shape (const GstClFrameWork * work,
+    const GstClPlane * plane, gboolean vectors, GstClLaunch * launch);
+
+gboolean gst_cl_frame_work_launch_words8 (const GstClFrameWork * work,
+    const GstClPlane * src, const GstClPlane * dst, GstClLaunch * launch);
+
+gboolean gst_cl_frame_work_enqueue (GstClFrameWork * work, cl_kernel kernel,
+    const GstClLaunch * launch, GError ** error);
+
+G_END_DECLS
