@@ -4,7 +4,7 @@
 
 usage: embed.py OUTPUT.c OUTPUT.h FILE.cl [FILE.cl ...]
 
-Each FILE.cl becomes `const char gst_cl_source_<name>[]`, starting with
+Each FILE.cl (or the shared header, FILE.h) becomes `const char gst_cl_source_<name>[]`, starting with
 `#line 1 "FILE.cl"` so that build logs name the right file and line. A file
 NAME16.cl whose NAME.cl is among the inputs holds the kernels for more than
 8 bits per sample of the same program: it is appended to NAME's string, after

@@ -393,8 +393,8 @@ gaussian_buffer_fused (__global const uchar * src, int src_stride,
   const int c_hi = min (x1 + pad, units);
   const uchar16 amask = gst_cl_alpha_mask16 (alpha, step);
   const __local float *tc = t + pad - x0;       /* tc[x]: column x */
-  int off[129];
-  float wf[65];
+  int off[2 * GST_CL_GAUSSIAN_MAX_RADIUS + 1];
+  float wf[GST_CL_GAUSSIAN_MAX_RADIUS + 1];
 
   for (int i = 0; i <= radius; i++)
     wf[i] = wt[i];

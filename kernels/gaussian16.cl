@@ -591,8 +591,8 @@ gaussian16_buffer_fused (__global const ushort * src, int src_stride,
       g16_alpha_mask8 (alpha, step));
   const float scale = g16_scale (shift);
   const int maxv = wmask >> shift;
-  int off[129];
-  float wf[65];
+  int off[2 * GST_CL_GAUSSIAN_MAX_RADIUS + 1];
+  float wf[GST_CL_GAUSSIAN_MAX_RADIUS + 1];
 
   for (int i = 0; i <= radius; i++)
     wf[i] = wt[i];

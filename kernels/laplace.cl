@@ -28,9 +28,9 @@
  * strength 1 the values (|10 * c - sum9| < 2^20) are plain 32-bit ints.
  */
 
-#define LAP_MODE_SHARPEN 0
-#define LAP_MODE_EDGES 1
-#define LAP_ONE 16384           /* strength 1 in Q14 */
+#define LAP_MODE_SHARPEN GST_CL_LAPLACE_SHARPEN
+#define LAP_MODE_EDGES GST_CL_LAPLACE_EDGES
+#define LAP_ONE GST_CL_LAPLACE_Q14_ONE  /* strength 1 in Q14 */
 
 /* the result of one sample: c the centre, sum9 the 3x3 window's sum */
 inline int
@@ -398,7 +398,7 @@ laplace_words8_scaled (__global const uchar * src, int src_stride,
  * levels for |L| up to 8 * 65535; with 2^-19 * |L| < 1 the result stays
  * within 1 of round (c + strength * L) (two roundings of numbers less than
  * 1 apart differ by at most 1). */
-#define LAP_W_ONE 262144        /* strength 1 in Q18 */
+#define LAP_W_ONE GST_CL_LAPLACE_Q18_ONE  /* strength 1 in Q18 */
 
 /* strength * l, i.e. (l * q + 2^17) >> 18, for |l| <= 8 * 65535 < 2^19 and
  * 0 <= q <= 16 * 2^18 = 2^22, whose product needs 42 bits, in 32-bit ints

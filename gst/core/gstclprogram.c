@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* gstclprogram.c: the programs of a device, built on first use from the
- * kernels' sources (common.cl first) and kept for the device's life, one a
+ * kernels' sources (gstclshared.h and common.cl first) and kept for the device's life, one a
  * set of build options; every element on the device shares them. The
  * functions are declared in gstcldevice.h, with the device they belong to.
  */
@@ -114,7 +114,9 @@ gst_cl_device_get_program_with_defines (GstClDevice * device,
     const gchar * name, const gchar * source, const gchar * defines,
     GError ** error)
 {
-  const gchar *sources[2] = { gst_cl_source_common, source };
+  const gchar *sources[3] = { gst_cl_source_gstclshared, gst_cl_source_common,
+    source
+  };
   gchar *key, *options = program_options (device, name, defines, &key);
   cl_program program;
   cl_int st;
@@ -126,7 +128,7 @@ gst_cl_device_get_program_with_defines (GstClDevice * device,
     clRetainProgram (program);
     goto out;
   }
-  program = clCreateProgramWithSource (device->context, 2, sources, NULL, &st);
+  program = clCreateProgramWithSource (device->context, 3, sources, NULL, &st);
   if (st != CL_SUCCESS) {
     gst_cl_fail (error, st, "clCreateProgramWithSource");
     program = NULL;

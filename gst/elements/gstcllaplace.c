@@ -42,6 +42,7 @@
 
 #include "gstcllaplace.h"
 #include "gstclkernels.h"
+#include "gstclshared.h"
 
 #include <math.h>
 
@@ -60,8 +61,12 @@ enum
 
 /* strength in Q14, as the kernels take it (laplace.cl); Q18 for samples of
  * more than 8 bits, whose |L| reaches 8 * 65535 */
-#define STRENGTH_ONE 16384
-#define STRENGTH_ONE_WIDE 262144
+#define STRENGTH_ONE GST_CL_LAPLACE_Q14_ONE
+#define STRENGTH_ONE_WIDE GST_CL_LAPLACE_Q18_ONE
+
+/* the kernels take the mode as this enum's value */
+G_STATIC_ASSERT (GST_CL_LAPLACE_MODE_SHARPEN == GST_CL_LAPLACE_SHARPEN);
+G_STATIC_ASSERT (GST_CL_LAPLACE_MODE_EDGES == GST_CL_LAPLACE_EDGES);
 
 
 struct _GstClLaplace
