@@ -9,8 +9,6 @@
  * tuned per device when caps are set (gstclfiltertuning.c).
  */
 #include "gstclbasefilter.h"
-#include "gstclbufferpool.h"
-#include "gstclcaps.h"
 #include "gstclfiltertuning.h"
 #include "gstclframeloop.h"
 

@@ -338,13 +338,55 @@ GST_START_TEST (test_image_fallback)
 
 GST_END_TEST;
 
+/* Records from the per-caps INFO line ("... in OpenCL images, ...")
+ * whether the kernels hold frames in images (2) or buffers (1). */
+static void
+record_storage (GstDebugCategory * category, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer user_data)
+{
+  const gchar *text = gst_debug_message_get (message);
+
+  if (level != GST_LEVEL_INFO || !text)
+    return;
+  if (strstr (text, " in OpenCL images,"))
+    g_atomic_int_set ((gint *) user_data, 2);
+  else if (strstr (text, " in OpenCL buffers,"))
+    g_atomic_int_set ((gint *) user_data, 1);
+}
+
+/* Whether @launch holds a small RGBA frame, which every device with images
+ * can hold as one, in an image. */
+static gboolean
+uses_images (const gchar * launch)
+{
+  GstHarness *h = gst_harness_new_parse (launch);
+  gchar *caps = test_caps_string ("RGBA", 64, 8);
+  GstBuffer *in = gst_buffer_new_allocate (NULL, 64 * 4 * 8, NULL), *out;
+  gint kind = 0;
+
+  gst_debug_set_threshold_for_name ("clframeloop", GST_LEVEL_INFO);
+  gst_debug_add_log_function (record_storage, &kind, NULL);
+  gst_harness_set_caps_str (h, caps, caps);
+  gst_buffer_memset (in, 0, 7, 64 * 4 * 8);
+  out = gst_harness_push_and_pull (h, in);
+  fail_unless (out != NULL);
+  gst_buffer_unref (out);
+  gst_debug_remove_log_function (record_storage);
+  gst_harness_teardown (h);
+  g_free (caps);
+  fail_if (kind == 0, "no storage logged for %s", launch);
+  return kind == 2;
+}
+
 static const gchar *const storage_elements[] =
     { "clgaussian", "cllaplace", "clhistogram" };
 static const gchar *const storage_values[] = { "auto", "buffer", "image" };
 
 /* Every value of `storage`, and of its deprecated alias `memory`, on every
  * filter: the value reads back under both names and takes effect: only
- * image tries images, and warns that this frame cannot be one. */
+ * image puts frames in images (auto means buffers on the CPU devices the
+ * tests run on), and warns where a frame cannot be one. */
 GST_START_TEST (test_storage_values)
 {
   const gchar *element = storage_elements[__i__ / 6];
@@ -371,6 +413,7 @@ GST_START_TEST (test_storage_values)
   gst_object_unref (e);
 
   GST_INFO ("%s", launch);
+  fail_unless_equals_int (uses_images (launch), __i__ % 3 == 2);
   fail_unless_equals_int (run_wide_frame (launch), __i__ % 3 == 2);
   g_free (launch);
 }
