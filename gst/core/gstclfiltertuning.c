@@ -220,8 +220,8 @@ tune_run (const GstClDecomposition * tuning, guint frames, gdouble * ms,
  *
  * Row y of a plane is its row 0 moved left by two pixels a row, so each
  * plane is one line of width + 2 * height pixels built sample by sample,
- * then copied row by row (8K RGBA in milliseconds, not the 0.4 s of a
- * loop over every sample). */
+ * then copied row by row (a loop over every sample of an 8K frame would
+ * delay the tuner's start). */
 #define SCRATCH_NOISE 4096      /* a power of two */
 
 static guint

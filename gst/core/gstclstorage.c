@@ -57,10 +57,9 @@ gst_cl_memory_kind_get_type (void)
  *
  * What `storage=auto` chooses for a filter: buffers. Frames travel between
  * elements in OpenCL buffers (GstClMemory); an image costs a device copy in
- * and one out per element, more than it saves: four clgaussian at 4K RGBA
- * on an H100 cost 1.33 ms a frame with images and 0.80 ms with buffers,
- * although the image kernel alone is twice as fast (docs/performance.md).
- * POCL emulates images in software (docs/tuning.md).
+ * and one out per element, more than the faster image kernels save on a GPU
+ * (docs/performance.md), and POCL emulates images in software
+ * (docs/tuning.md).
  */
 GstClStorage
 gst_cl_storage_measured (GstClDevice * device, const GstVideoInfo * info)
