@@ -775,7 +775,7 @@ gst_cl_histogram_class_init (GstClHistogramClass * klass)
   base_class->tuning_case = gst_cl_histogram_tuning_case;
   /* the tiles kernels take a group size only: their rows and pixels per
    * work-item follow from the format and the device
-   * (gstclhistogramcount.c: count_bytes, count_deep_tiles) */
+   * (gstclhistogramcount.c: tiles_shape, count_deep_tiles) */
   base_class->tiles_fields = GST_CL_TUNE_GROUP;
 
   gst_type_mark_as_plugin_api (gst_cl_histogram_channels_get_type (), 0);

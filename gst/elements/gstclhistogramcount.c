@@ -313,242 +313,21 @@ gst_cl_histogram_count_prepare_tiles (GstClHistogramCount * count,
 }
 
 /* ------------------------------------------------------------------------ */
-/* 8-bit formats: 256 levels per slot                                       */
-
-static gboolean
-ensure_partials (GstClHistogramCount * count, guint n_units, GError ** error)
-{
-  GstClDevice *device = count->device;
-  gsize size = (gsize) N_SLOTS * n_units * 256 * sizeof (guint32);
-  cl_int st;
-
-  if (count->partials && count->partials_size >= size)
-    return TRUE;
-  if (count->partials)
-    clReleaseMemObject (count->partials);
-  count->partials = clCreateBuffer (device->context, CL_MEM_READ_WRITE, size,
-      NULL, &st);
-  if (st != CL_SUCCESS) {
-    count->partials = NULL;
-    return gst_cl_fail (error, st, "clCreateBuffer (partial histograms)");
-  }
-  count->partials_size = size;
-  return TRUE;
-}
-
-/* n_units pair tables of 65536 counters, zero */
-static gboolean
-ensure_tables (GstClHistogramCount * count, GstClFrameWork * work,
-    guint n_units, GError ** error)
-{
-  GstClDevice *device = work->device;
-  gsize size = (gsize) n_units * PAIR_TABLE_SIZE * sizeof (guint32);
-  const cl_uint zero = 0;
-  cl_int st;
-
-  if (!count->tables || count->tables_size < size) {
-    if (count->tables)
-      clReleaseMemObject (count->tables);
-    count->tables = clCreateBuffer (device->context, CL_MEM_READ_WRITE, size,
-        NULL, &st);
-    if (st != CL_SUCCESS) {
-      count->tables = NULL;
-      count->tables_size = 0;
-      return gst_cl_fail (error, st, "clCreateBuffer (pair tables)");
-    }
-    count->tables_size = size;
-    count->tables_dirty = TRUE;
-  }
-  if (count->tables_dirty) {
-    st = clEnqueueFillBuffer (work->queue, count->tables, &zero,
-        sizeof (zero), 0, count->tables_size, 0, NULL, NULL);
-    if (st != CL_SUCCESS)
-      return gst_cl_fail (error, st, "clEnqueueFillBuffer (pair tables)");
-    count->tables_dirty = FALSE;
-  }
-  return TRUE;
-}
-
-/* 8-bit formats: 256 levels per slot, as n_units partial tables or totals */
-static gboolean
-count_bytes (GstClHistogramCount * count, const GstClPlane * src,
-    GstClHistogramCounts * pf, GstClFrameWork * work, GError ** error)
-{
-  guint want = pf->want;
-  GstClDevice *device = work->device;
-  cl_command_queue queue = work->queue;
-  cl_int iwant = want, n_units, copies, st;
-  gboolean totals = FALSE;
-  gsize local_bytes;
-  cl_mem partials;
-  gboolean pairs = FALSE;
-  guint slot, v;
-  GstClLaunch l;
-
-  if (!src->is_image && gst_cl_frame_work_uses_strips (work)) {
-    gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
-    /* whole pixels per work-item */
-    if (l.chunk % src->step)
-      l.chunk += src->step - l.chunk % src->step;
-    if (src->step == 1 && l.rows_auto) {
-      /* pair tables: a few work-items per compute unit, each folding its
-       * table once per frame */
-      gsize items = MAX (1, 2 * device->compute_units / l.global[0]);
-      l.rows = MAX (1, (src->height + items - 1) / items);
-      l.global[1] = (src->height + l.rows - 1) / l.rows;
-    }
-    n_units = l.global[0] * l.global[1];
-    /* pair tables only where a work-item counts more pixels than its
-     * table has counters: its fold reads and zeroes all of them */
-    if (src->step == 1 && n_units <= MAX_PAIR_UNITS &&
-        (gsize) src->units * src->height / n_units >= 2 * PAIR_TABLE_SIZE) {
-      pairs = TRUE;
-      if (!ensure_partials (count, n_units, error)
-          || !ensure_tables (count, work, n_units, error))
-        return FALSE;
-      /* until the frame is read back: a failed frame may leave counts in
-       * the tables */
-      count->tables_dirty = TRUE;
-      if (!gst_cl_set_args (count->k_pairs, error, GST_CL_ARG (src->mem),
-              GST_CL_ARG (src->stride), GST_CL_ARG (src->units),
-              GST_CL_ARG (src->height), GST_CL_ARG (l.chunk),
-              GST_CL_ARG (l.rows), GST_CL_ARG (count->tables),
-              GST_CL_ARG (count->partials), GST_CL_ARG (n_units),
-              GST_CL_ARGS_END)
-          || !gst_cl_frame_work_enqueue (work, count->k_pairs, &l, error))
-        return FALSE;
-    } else if (!ensure_partials (count, n_units, error)
-        || !gst_cl_set_args (count->k_strips, error, GST_CL_ARG (src->mem),
-            GST_CL_ARG (src->stride), GST_CL_ARG (src->units),
-            GST_CL_ARG (src->height), GST_CL_ARG (src->step),
-            GST_CL_ARG (count->r_off), GST_CL_ARG (count->g_off),
-            GST_CL_ARG (count->b_off), GST_CL_ARG (iwant),
-            GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
-            GST_CL_ARG (count->partials), GST_CL_ARG (n_units),
-            GST_CL_ARGS_END)
-        || !gst_cl_frame_work_enqueue (work, count->k_strips, &l, error))
-      return FALSE;
-  } else {
-    /* a 2D range of work-groups: dimension 0 across a row (16 bytes,
-     * four one-byte pixels or one pixel per work-item), dimension 1
-     * striding over the rows (one group per compute unit on the 16-byte
-     * paths, each walking many rows; else TILE_GROUPS_PER_CU); local tables
-     * in as many copies as local memory holds, up to TILE_COPIES (VEC_COPIES
-     * on the 16-byte paths) */
-    gboolean quads = !src->is_image && src->step == 1;
-    TilesBuild b;
-    cl_int sixteen;
-    gsize items, group, groups_x, groups_y;
-    cl_kernel k;
-
-    tiles_build_init (count, src, want, &b);
-    sixteen = b.sixteen;
-    items = sixteen && src->step == 1 ? (src->width + 15) / 16 :
-        sixteen || quads ? (src->width + 3) / 4 : src->width;
-    k = src->is_image ? count->k_image : tiles_kernel (count, &b, FALSE);
-
-    gsize per_cu = sixteen ? VEC_GROUPS_PER_CU : TILE_GROUPS_PER_CU;
-
-    gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
-    if (l.group_auto)
-      l.local[0] = MAX (1, MIN (sixteen ? VEC_GROUP : TILE_GROUP,
-              device->max_work_group_size));
-    group = l.local[0];
-    groups_x = CLAMP ((items + group - 1) / group, 1, TILE_MAX_GROUPS_X);
-    groups_y = CLAMP (per_cu * device->compute_units / groups_x,
-        1, (gsize) src->height);
-    copies = b.copies;
-    local_bytes = (gsize) copies * N_SLOTS * 256 * sizeof (guint32);
-    l.global[0] = groups_x * group;
-    l.global[1] = groups_y;
-    l.local[1] = 1;
-    /* each group adds its counts into the totals (hundreds of groups on
-     * GPUs: no partials to write, read or add up) */
-    {
-      const guint32 zero = 0;
-      st = clEnqueueFillBuffer (queue, count->totals, &zero, sizeof (zero), 0,
-          N_SLOTS * 256 * sizeof (guint32), 0, NULL, NULL);
-      if (st != CL_SUCCESS)
-        return gst_cl_fail (error, st, "clEnqueueFillBuffer (totals)");
-    }
-    if (src->is_image) {
-      cl_int layout = src->step == 3 ? 3 : count->has_rgb ? 4 : 0;
-      if (!gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
-              GST_CL_ARG (src->width), GST_CL_ARG (src->height),
-              GST_CL_ARG (layout), GST_CL_ARG (count->r_off),
-              GST_CL_ARG (count->g_off), GST_CL_ARG (count->b_off),
-              GST_CL_ARG (iwant), GST_CL_ARG (count->totals),
-              GST_CL_ARG_LOCAL (local_bytes), GST_CL_ARG (copies),
-              GST_CL_ARGS_END))
-        return FALSE;
-    } else if (!gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
-            GST_CL_ARG (src->stride), GST_CL_ARG (src->units),
-            GST_CL_ARG (src->height), GST_CL_ARG (src->step),
-            GST_CL_ARG (count->r_off), GST_CL_ARG (count->g_off),
-            GST_CL_ARG (count->b_off), GST_CL_ARG (iwant),
-            GST_CL_ARG (count->totals), GST_CL_ARG_LOCAL (local_bytes),
-            GST_CL_ARG (copies), GST_CL_ARG (sixteen), GST_CL_ARGS_END)) {
-      return FALSE;
-    }
-    if (!gst_cl_frame_work_enqueue (work, k, &l, error))
-      return FALSE;
-    totals = TRUE;
-    n_units = 1;
-  }
-
-  partials = totals ? count->totals : count->partials;
-  if (n_units > MAX_HOST_UNITS) {
-    /* hundreds of partials (GPUs): added on the device into one partial
-     * per slot, which is what the host then reads */
-    GstClLaunch r = { {N_SLOTS * 256, 1}, {64, 1}, 1, 1, FALSE };
-    if (!gst_cl_set_args (count->k_reduce, error, GST_CL_ARG (count->partials),
-            GST_CL_ARG (n_units), GST_CL_ARG (iwant),
-            GST_CL_ARG (count->totals), GST_CL_ARGS_END)
-        || !gst_cl_frame_work_enqueue (work, count->k_reduce, &r, error))
-      return FALSE;
-    partials = count->totals;
-    n_units = 1;
-  }
-
-  /* read back the partials of the counted slots, without waiting: the
-   * next frames are counted meanwhile (the queue is in order, so they
-   * overwrite the partials only after the reads) */
-  pf->depth = 8;
-  pf->n_units = n_units;
-  pf->host = g_malloc ((gsize) N_SLOTS * n_units * 256 * sizeof (guint32));
-  for (slot = 0, v = 0; slot < N_SLOTS; slot++) {
-    gsize bytes = (gsize) n_units * 256 * sizeof (guint32);
-    cl_event ev = NULL;
-    if (!(want & (1u << slot)))
-      continue;
-    st = clEnqueueReadBuffer (queue, partials, CL_FALSE,
-        (gsize) slot * n_units * 256 * sizeof (guint32), bytes,
-        pf->host + (gsize) v++ * n_units * 256, 0, NULL, &ev);
-    if (st != CL_SUCCESS)
-      return gst_cl_fail (error, st, "clEnqueueReadBuffer (histograms)");
-    if (pf->read)
-      clReleaseEvent (pf->read);
-    pf->read = ev;
-  }
-  /* the base class flushes the queue after the frame's marker */
-  if (pairs)
-    count->tables_dirty = FALSE;
-  return TRUE;
-}
+/* Buffers                                                                  */
 
 /* a device buffer of at least @size bytes in *@mem */
 static gboolean
 ensure_buffer (GstClHistogramCount * count, cl_mem * mem, gsize * have,
     gsize size, gboolean * fresh, const gchar * what, GError ** error)
 {
-  GstClDevice *device = count->device;
   cl_int st;
 
   if (*mem && *have >= size)
     return TRUE;
   g_clear_pointer (mem, clReleaseMemObject);
   *have = 0;
-  *mem = clCreateBuffer (device->context, CL_MEM_READ_WRITE, size, NULL, &st);
+  *mem = clCreateBuffer (count->device->context, CL_MEM_READ_WRITE, size,
+      NULL, &st);
   if (st != CL_SUCCESS) {
     *mem = NULL;
     return gst_cl_fail (error, st, what);
@@ -559,15 +338,262 @@ ensure_buffer (GstClHistogramCount * count, cl_mem * mem, gsize * have,
   return TRUE;
 }
 
+/* zeroes the first @size bytes of @mem on @queue; @what names the fill in
+ * errors */
 static gboolean
 zero_buffer (cl_command_queue queue, cl_mem mem, gsize size,
-    GError ** error)
+    const gchar * what, GError ** error)
 {
   const cl_uint zero = 0;
   cl_int st = clEnqueueFillBuffer (queue, mem, &zero, sizeof (zero), 0, size,
       0, NULL, NULL);
   if (st != CL_SUCCESS)
-    return gst_cl_fail (error, st, "clEnqueueFillBuffer (histograms)");
+    return gst_cl_fail (error, st, what);
+  return TRUE;
+}
+
+static gboolean
+ensure_partials (GstClHistogramCount * count, guint n_units, GError ** error)
+{
+  return ensure_buffer (count, &count->partials, &count->partials_size,
+      (gsize) N_SLOTS * n_units * 256 * sizeof (guint32), NULL,
+      "clCreateBuffer (partial histograms)", error);
+}
+
+/* n_units pair tables of 65536 counters, zero */
+static gboolean
+ensure_tables (GstClHistogramCount * count, GstClFrameWork * work,
+    guint n_units, GError ** error)
+{
+  if (!ensure_buffer (count, &count->tables, &count->tables_size,
+          (gsize) n_units * PAIR_TABLE_SIZE * sizeof (guint32),
+          &count->tables_dirty, "clCreateBuffer (pair tables)", error))
+    return FALSE;
+  if (count->tables_dirty) {
+    if (!zero_buffer (work->queue, count->tables, count->tables_size,
+            "clEnqueueFillBuffer (pair tables)", error))
+      return FALSE;
+    count->tables_dirty = FALSE;
+  }
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* 8-bit formats: 256 levels per slot                                       */
+
+/* The launch of histogram_strips and histogram_pairs: strips of whole
+ * pixels; for pair tables, a few work-items per compute unit, each folding
+ * its table once per frame. */
+static void
+strips_shape (GstClFrameWork * work, const GstClPlane * src,
+    GstClLaunch * l)
+{
+  gst_cl_frame_work_launch_shape (work, src, FALSE, l);
+  /* whole pixels per work-item */
+  if (l->chunk % src->step)
+    l->chunk += src->step - l->chunk % src->step;
+  if (src->step == 1 && l->rows_auto) {
+    gsize items = MAX (1, 2 * work->device->compute_units / l->global[0]);
+    l->rows = MAX (1, (src->height + items - 1) / items);
+    l->global[1] = (src->height + l->rows - 1) / l->rows;
+  }
+}
+
+/* histogram_pairs: the pair tables, folded into @n_units partials */
+static gboolean
+count_pairs (GstClHistogramCount * count, const GstClPlane * src,
+    GstClFrameWork * work, GstClLaunch * l, cl_int n_units, GError ** error)
+{
+  if (!ensure_partials (count, n_units, error)
+      || !ensure_tables (count, work, n_units, error))
+    return FALSE;
+  /* until the frame is read back: a failed frame may leave counts in the
+   * tables */
+  count->tables_dirty = TRUE;
+  return gst_cl_set_args (count->k_pairs, error, GST_CL_ARG (src->mem),
+      GST_CL_ARG (src->stride), GST_CL_ARG (src->units),
+      GST_CL_ARG (src->height), GST_CL_ARG (l->chunk),
+      GST_CL_ARG (l->rows), GST_CL_ARG (count->tables),
+      GST_CL_ARG (count->partials), GST_CL_ARG (n_units), GST_CL_ARGS_END)
+      && gst_cl_frame_work_enqueue (work, count->k_pairs, l, error);
+}
+
+/* CPUs: strips counted into *@n_units partial tables a slot, by
+ * histogram_pairs (*@pairs) or histogram_strips */
+static gboolean
+count_strips (GstClHistogramCount * count, const GstClPlane * src,
+    guint want, GstClFrameWork * work, cl_int * n_units, gboolean * pairs,
+    GError ** error)
+{
+  cl_int iwant = want;
+  GstClLaunch l;
+
+  strips_shape (work, src, &l);
+  *n_units = l.global[0] * l.global[1];
+  /* pair tables only where a work-item counts more pixels than its table
+   * has counters: its fold reads and zeroes all of them */
+  *pairs = src->step == 1 && *n_units <= MAX_PAIR_UNITS &&
+      (gsize) src->units * src->height / *n_units >= 2 * PAIR_TABLE_SIZE;
+  if (*pairs)
+    return count_pairs (count, src, work, &l, *n_units, error);
+  return ensure_partials (count, *n_units, error)
+      && gst_cl_set_args (count->k_strips, error, GST_CL_ARG (src->mem),
+      GST_CL_ARG (src->stride), GST_CL_ARG (src->units),
+      GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+      GST_CL_ARG (count->r_off), GST_CL_ARG (count->g_off),
+      GST_CL_ARG (count->b_off), GST_CL_ARG (iwant), GST_CL_ARG (l.chunk),
+      GST_CL_ARG (l.rows), GST_CL_ARG (count->partials),
+      GST_CL_ARG (*n_units), GST_CL_ARGS_END)
+      && gst_cl_frame_work_enqueue (work, count->k_strips, &l, error);
+}
+
+/* A 2D range of work-groups: dimension 0 across a row (16 bytes, four
+ * one-byte pixels or one pixel per work-item), dimension 1 striding over
+ * the rows (one group per compute unit on the 16-byte paths, each walking
+ * many rows; else TILE_GROUPS_PER_CU). */
+static void
+tiles_shape (GstClFrameWork * work, const GstClPlane * src,
+    gboolean sixteen, GstClLaunch * l)
+{
+  GstClDevice *device = work->device;
+  gboolean quads = !src->is_image && src->step == 1;
+  gsize items, group, groups_x, groups_y;
+  gsize per_cu = sixteen ? VEC_GROUPS_PER_CU : TILE_GROUPS_PER_CU;
+
+  items = sixteen && src->step == 1 ? (src->width + 15) / 16 :
+      sixteen || quads ? (src->width + 3) / 4 : src->width;
+  gst_cl_frame_work_launch_shape (work, src, FALSE, l);
+  if (l->group_auto)
+    l->local[0] = MAX (1, MIN (sixteen ? VEC_GROUP : TILE_GROUP,
+            device->max_work_group_size));
+  group = l->local[0];
+  groups_x = CLAMP ((items + group - 1) / group, 1, TILE_MAX_GROUPS_X);
+  groups_y = CLAMP (per_cu * device->compute_units / groups_x,
+      1, (gsize) src->height);
+  l->global[0] = groups_x * group;
+  l->global[1] = groups_y;
+  l->local[1] = 1;
+}
+
+/* GPUs and images: each group adds its counts into the totals (hundreds of
+ * groups on GPUs: no partials to write, read or add up), from local tables
+ * in the copies that tiles_build_init() chose. */
+static gboolean
+count_tiles (GstClHistogramCount * count, const GstClPlane * src,
+    guint want, GstClFrameWork * work, GError ** error)
+{
+  cl_int iwant = want, copies, sixteen;
+  gsize local_bytes;
+  TilesBuild b;
+  GstClLaunch l;
+  cl_kernel k;
+
+  tiles_build_init (count, src, want, &b);
+  sixteen = b.sixteen;
+  k = src->is_image ? count->k_image : tiles_kernel (count, &b, FALSE);
+  tiles_shape (work, src, sixteen, &l);
+  copies = b.copies;
+  local_bytes = (gsize) copies * N_SLOTS * 256 * sizeof (guint32);
+  if (!zero_buffer (work->queue, count->totals,
+          N_SLOTS * 256 * sizeof (guint32), "clEnqueueFillBuffer (totals)",
+          error))
+    return FALSE;
+  if (src->is_image) {
+    cl_int layout = src->step == 3 ? 3 : count->has_rgb ? 4 : 0;
+    if (!gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
+            GST_CL_ARG (src->width), GST_CL_ARG (src->height),
+            GST_CL_ARG (layout), GST_CL_ARG (count->r_off),
+            GST_CL_ARG (count->g_off), GST_CL_ARG (count->b_off),
+            GST_CL_ARG (iwant), GST_CL_ARG (count->totals),
+            GST_CL_ARG_LOCAL (local_bytes), GST_CL_ARG (copies),
+            GST_CL_ARGS_END))
+      return FALSE;
+  } else if (!gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
+          GST_CL_ARG (src->stride), GST_CL_ARG (src->units),
+          GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+          GST_CL_ARG (count->r_off), GST_CL_ARG (count->g_off),
+          GST_CL_ARG (count->b_off), GST_CL_ARG (iwant),
+          GST_CL_ARG (count->totals), GST_CL_ARG_LOCAL (local_bytes),
+          GST_CL_ARG (copies), GST_CL_ARG (sixteen), GST_CL_ARGS_END)) {
+    return FALSE;
+  }
+  return gst_cl_frame_work_enqueue (work, k, &l, error);
+}
+
+/* hundreds of partials (GPUs): added on the device into one partial per
+ * slot, in the totals, which is what the host then reads */
+static gboolean
+reduce_partials (GstClHistogramCount * count, GstClFrameWork * work,
+    cl_int n_units, cl_int iwant, GError ** error)
+{
+  GstClLaunch r = { {N_SLOTS * 256, 1}, {64, 1}, 1, 1, FALSE };
+
+  return gst_cl_set_args (count->k_reduce, error,
+      GST_CL_ARG (count->partials), GST_CL_ARG (n_units), GST_CL_ARG (iwant),
+      GST_CL_ARG (count->totals), GST_CL_ARGS_END)
+      && gst_cl_frame_work_enqueue (work, count->k_reduce, &r, error);
+}
+
+/* Reads back the @n_units partials of each counted slot from @partials,
+ * without waiting: the next frames are counted meanwhile (the queue is in
+ * order, so they overwrite the partials only after the reads). */
+static gboolean
+read_bytes (cl_command_queue queue, cl_mem partials, cl_int n_units,
+    GstClHistogramCounts * pf, GError ** error)
+{
+  gsize bytes = (gsize) n_units * 256 * sizeof (guint32);
+  guint slot, v;
+  cl_int st;
+
+  pf->depth = 8;
+  pf->n_units = n_units;
+  pf->host = g_malloc ((gsize) N_SLOTS * n_units * 256 * sizeof (guint32));
+  for (slot = 0, v = 0; slot < N_SLOTS; slot++) {
+    cl_event ev = NULL;
+    if (!(pf->want & (1u << slot)))
+      continue;
+    st = clEnqueueReadBuffer (queue, partials, CL_FALSE,
+        (gsize) slot * n_units * 256 * sizeof (guint32), bytes,
+        pf->host + (gsize) v++ * n_units * 256, 0, NULL, &ev);
+    if (st != CL_SUCCESS)
+      return gst_cl_fail (error, st, "clEnqueueReadBuffer (histograms)");
+    if (pf->read)
+      clReleaseEvent (pf->read);
+    pf->read = ev;
+  }
+  return TRUE;
+}
+
+/* 8-bit formats: 256 levels per slot, as n_units partial tables or totals */
+static gboolean
+count_bytes (GstClHistogramCount * count, const GstClPlane * src,
+    GstClHistogramCounts * pf, GstClFrameWork * work, GError ** error)
+{
+  gboolean pairs = FALSE;
+  cl_int n_units;
+  cl_mem partials;
+
+  if (!src->is_image && gst_cl_frame_work_uses_strips (work)) {
+    if (!count_strips (count, src, pf->want, work, &n_units, &pairs, error))
+      return FALSE;
+    partials = count->partials;
+  } else {
+    if (!count_tiles (count, src, pf->want, work, error))
+      return FALSE;
+    partials = count->totals;
+    n_units = 1;
+  }
+  if (n_units > MAX_HOST_UNITS) {
+    if (!reduce_partials (count, work, n_units, pf->want, error))
+      return FALSE;
+    partials = count->totals;
+    n_units = 1;
+  }
+  if (!read_bytes (work->queue, partials, n_units, pf, error))
+    return FALSE;
+  /* the base class flushes the queue after the frame's marker */
+  if (pairs)
+    count->tables_dirty = FALSE;
   return TRUE;
 }
 
@@ -615,7 +641,8 @@ count_deep_strips (GstClHistogramCount * count, const GstClPlane * src,
     return FALSE;
   if (count->deep_tables_dirty) {
     if (!zero_buffer (work->queue, count->deep_tables,
-            count->deep_tables_size, error))
+            count->deep_tables_size, "clEnqueueFillBuffer (histograms)",
+            error))
       return FALSE;
     count->deep_tables_dirty = FALSE;
   }
@@ -681,7 +708,8 @@ count_deep_tiles (GstClHistogramCount * count, const GstClPlane * src,
   /* a local argument cannot be empty */
   local_bytes = copies ? copies * table_bytes : sizeof (guint32);
 
-  if (!zero_buffer (work->queue, count->deep_totals, table_bytes, error))
+  if (!zero_buffer (work->queue, count->deep_totals, table_bytes,
+          "clEnqueueFillBuffer (histograms)", error))
     return FALSE;
   if (src->is_image) {
     cl_int layout = count->has_rgb ? 4 : 0;
