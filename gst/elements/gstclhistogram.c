@@ -97,7 +97,8 @@ enum
 #define DEFAULT_HIGH_PERCENTILE 99.0
 #define DEFAULT_ATTACH_META FALSE
 
-/* the custom meta's name (interface: "Statistics on the buffer") */
+/* the custom meta's name (docs/elements/clhistogram.md, "Statistics on
+ * the buffer") */
 #define HISTOGRAM_META "GstClHistogramMeta"
 
 #define N_SLOTS GST_CL_HISTOGRAM_SLOTS     /* luma, red, green, blue */
@@ -150,9 +151,10 @@ struct _GstClHistogram
  * its counts if needed, so that messages come in frame order, always the
  * same number of frames later on every device (runs are repeatable). On
  * zero-copy devices (CPUs) too: waiting for each frame's counts before
- * returning serialised POCL's launch and completion latency and the rest of
- * the pipeline with the kernel, 0.18-0.26 ms a 1080p GRAY8 frame on the CI
- * machine (docs/performance.md). attach-meta waits for the frame's own. */
+ * returning would serialise the runtime's launch and completion latency
+ * and the rest of the pipeline with the kernel (docs/performance.md, "CPU:
+ * the elements against their peers"). attach-meta waits for the frame's
+ * own. */
 #define PENDING_FRAMES 2
 
 /* A counted frame: its counts on their way to the host, and what the

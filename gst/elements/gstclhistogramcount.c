@@ -29,12 +29,11 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_histogram_count_debug);
 #define TILE_COPIES 8           /* copies of the local tables in tiles */
 /* tiles on rows of whole 16-byte vectors (one-byte and 4-byte pixels, 16
  * bytes per work-item, each walking down its column with the next rows'
- * loads in flight): what bench/probes/histogram.c found best on the H100
- * over its pictures: larger groups, fewer copies, and one group per
- * compute unit, each walking many rows (every group's clearing and merge
- * into the totals is overhead; its walk keeps the loads in flight: 4K
- * RGBA luma 97-99 % of the read-only reduction, against 81-82 % at 6
- * groups a compute unit and 66 % at 12) */
+ * loads in flight): larger groups, fewer copies, and one group per compute
+ * unit walking many rows, because every group's clearing and merge into
+ * the totals is overhead while its walk keeps the loads in flight
+ * (bench/probes/histogram.c measures the choice; docs/performance.md, "GPU:
+ * kernels against the device's copy", has what the kernels reach) */
 #define VEC_GROUP 512
 #define VEC_GROUPS_PER_CU 1
 #define VEC_COPIES 4
@@ -50,11 +49,11 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_histogram_count_debug);
 /* histogram_tiles built for one format and launch: its arguments as
  * constants of the build (GST_CL_HIST_* in kernels/histogram.cl), so that
  * the branches on the channels and pixel size and the table addressing
- * fold away (H100, bench/probes/histogram.c: RGBA luma 1.25-1.3x faster,
- * all channels 1.1x, GRAY8 1.05-1.1x). Built at caps time on devices that
- * take the GPU kernels; a frame the build does not match (channels
- * changed while playing, rows not of whole 16-byte vectors) takes the
- * general kernel, which counts the same. */
+ * fold away (docs/design.md, the builds with -D; bench/probes/histogram.c
+ * times it against the general kernel). Built at caps time on devices that
+ * take the GPU kernels; a frame the build does not match (channels changed
+ * while playing, rows not of whole 16-byte vectors) takes the general
+ * kernel, which counts the same. */
 typedef struct
 {
   gint step, r_off, g_off, b_off, want, copies, sixteen;
