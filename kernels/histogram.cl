@@ -450,7 +450,7 @@ tiles_count_pixels (__local uint * my, int copies,
  * loads and the next loads wait for the counting (local atomics order
  * the work-item's memory accesses), so keeping the next batch in flight
  * while this one is counted, with one group a compute unit
- * (gstclhistogram.c), is what brings the kernel near the read-only
+ * (gstclhistogramcount.c), is what brings the kernel near the read-only
  * reduction on GPUs (bench/probes/histogram.c, PROBE_PIPE; figures in
  * docs/performance.md). */
 __kernel void
@@ -459,7 +459,7 @@ histogram_tiles (__global const uchar * src, int stride, int units,
     __global uint * totals, __local uint * lh, int copies, int sixteen)
 {
 #ifdef GST_CL_HIST_STEP
-  /* a build for one format and launch (gstclhistogram.c, TilesBuild): its
+  /* a build for one format and launch (gstclhistogramcount.c, TilesBuild): its
    * arguments as constants, so that the branches on them and the tables'
    * addressing fold (measured faster on NVIDIA GPUs:
    * bench/results/performance-history.md) */

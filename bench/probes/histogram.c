@@ -2,7 +2,7 @@
 /* histogram: the probe behind clhistogram's GPU kernel. It times, in one
  * run on the first GPU (else any device), the read-only reduction devbench
  * measures analyzers against, the plugin's histogram_tiles
- * (kernels/histogram.cl) as gstclhistogram.c launches it and with other
+ * (kernels/histogram.cl) as gstclhistogramcount.c launches it and with other
  * group counts, group sizes and copies, and the candidates of histogram.cl,
  * on GRAY8 and 4-byte RGBA (luma; all channels for the plugin's kernel) at
  * 4K and 8K, on three pictures: devbench's gradients with 3 bits of noise,
@@ -16,7 +16,7 @@
  * PROBE_PRIV=1 adds hist_priv (per-lane counters), which ran 2-3x slower
  * than the plugin's kernel on the H100 (2026-11-24). PROBE_GROUPS=1 times
  * only the plugin's configuration over 1 to 32 groups per compute unit
- * (the choice of VEC_GROUPS_PER_CU in gstclhistogram.c); the
+ * (the choice of VEC_GROUPS_PER_CU in gstclhistogramcount.c); the
  * plugin's own figures, with the group its tuner picks, come from devbench
  * (on 2026-11-25 12 groups a CU for 4-byte pixels ran 12 % faster here at
  * 8K and 2-8 % slower in devbench: bench/results/performance-history.md). PROBE_PIPE=1
@@ -28,7 +28,7 @@
 
 #define LUMA(r, g, b) ((4899u * (r) + 9617u * (g) + 1868u * (b) + 8192u) >> 14)
 
-/* gstclhistogram.c's groups per compute unit (VEC_GROUPS_PER_CU) */
+/* gstclhistogramcount.c's groups per compute unit (VEC_GROUPS_PER_CU) */
 #define PLUGIN_GPC 1
 
 static unsigned href[1024], hout[1024];
@@ -86,7 +86,7 @@ set_tiles_args (cl_kernel k, cl_int stride, cl_int units, cl_int h,
   clSetKernelArg (k, 12, 4, &sixteen);
 }
 
-/* gstclhistogram.c's launch of histogram_tiles: groups of G items, items
+/* gstclhistogramcount.c's launch of histogram_tiles: groups of G items, items
  * across a row (at most 64 groups across), per_cu groups a compute unit
  * down the rows */
 static void
@@ -112,7 +112,7 @@ tiles_local_bytes (int copies, int want)
   return (size_t) copies * (want == 1 ? 1 : 4) * 256 * 4;
 }
 
-/* histogram_tiles built as gstclhistogram.c builds it for a format (red,
+/* histogram_tiles built as gstclhistogramcount.c builds it for a format (red,
  * green and blue at bytes 0, 1 and 2), with TILE_BATCH rows a batch */
 static cl_kernel
 tiles_const_kernel (const char **s1, int step, int want, int copies,
@@ -240,10 +240,10 @@ main (int argc, char **argv)
 
       /* the plugin's kernel over groups, groups per compute unit
        * (groups_x = items / group, at most 64; groups_y = per CU x CUs /
-       * groups_x), copies and batches; "(plugin)": gstclhistogram.c's
+       * groups_x), copies and batches; "(plugin)": gstclhistogramcount.c's
        * choice (group 512, 1 per CU, 4 copies, batch 4) */
       int sixteen = step == 1 || step == 4;
-      /* work-items across a row, as gstclhistogram.c counts them on rows
+      /* work-items across a row, as gstclhistogramcount.c counts them on rows
        * of whole 16-byte vectors (before 2026-11-26 the probe launched
        * one per pixel for 4-byte pixels, three in four of them idle) */
       size_t items = step == 1 ? (w + 15) / 16 : (w + 3) / 4;

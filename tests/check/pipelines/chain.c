@@ -222,7 +222,7 @@ GST_START_TEST (test_one_upload_one_download)
       /* transfers of a whole frame: not the histogram's partial counts,
        * which grow with the device's compute units (a 16-core POCL reads
        * more than half a 320x240 GRAY8 frame of them, and at most 64 KiB
-       * per channel: MAX_HOST_UNITS in gstclhistogram.c) */
+       * per channel: MAX_HOST_UNITS in gstclhistogramcount.c) */
       g_setenv ("CLFILTERS_LAYER_MIN_BYTES", min, TRUE);
       check_chain (h, formats[i], 320, 240, FALSE, launch);     /* warm up */
       type = device_type_of (h);
