@@ -41,6 +41,7 @@
 #endif
 
 #include "gstclgaussian.h"
+#include "gstclgaussianweights.h"
 #include "gstclkernels.h"
 
 #include <math.h>
@@ -150,102 +151,6 @@ G_DEFINE_TYPE_WITH_CODE (GstClGaussian, gst_cl_gaussian,
         "OpenCL Gaussian blur"));
 GST_ELEMENT_REGISTER_DEFINE (clgaussian, "clgaussian", GST_RANK_NONE,
     GST_TYPE_CL_GAUSSIAN);
-
-/* ------------------------------------------------------------------------ */
-/* Weights                                                                  */
-
-/* OpenCV's fixed kernels for ksize 3, 5 and 7 when sigma is not given */
-static const double small_kernels[3][7] = {
-  {0.25, 0.5, 0.25},
-  {0.0625, 0.25, 0.375, 0.25, 0.0625},
-  {0.03125, 0.109375, 0.21875, 0.28125, 0.21875, 0.109375, 0.03125},
-};
-
-/* OpenCV's 1-D kernel of getGaussianKernel (2r+1, sigma) in double, all
- * 2r+1 taps in @k; returns the radius */
-static guint
-gaussian_kernel (guint radius, gdouble sigma,
-    double k[2 * GST_CL_GAUSSIAN_MAX_RADIUS + 1])
-{
-  double total = 0.0;
-  guint n, i;
-
-  if (radius == 0)
-    radius = sigma > 0 ? (guint) MIN (ceil (3.0 * sigma),
-        GST_CL_GAUSSIAN_MAX_RADIUS) : 1;
-  radius = MIN (radius, GST_CL_GAUSSIAN_MAX_RADIUS);
-  n = 2 * radius + 1;
-
-  if (sigma <= 0 && radius <= 3) {
-    memcpy (k, small_kernels[radius - 1], n * sizeof (double));
-  } else {
-    double s = sigma > 0 ? sigma : 0.3 * ((n - 1) * 0.5 - 1) + 0.8;
-    double scale = -0.5 / (s * s);
-    for (i = 0; i < n; i++) {
-      double x = (double) i - radius;
-      k[i] = exp (scale * x * x);
-      total += k[i];
-    }
-    for (i = 0; i < n; i++)
-      k[i] /= total;
-  }
-  return radius;
-}
-
-guint
-gst_cl_gaussian_weights (guint radius, gdouble sigma,
-    guint16 weights[GST_CL_GAUSSIAN_MAX_RADIUS + 1])
-{
-  double k[2 * GST_CL_GAUSSIAN_MAX_RADIUS + 1], err = 0.0;
-  guint i;
-  gint sum = 0;
-
-  radius = gaussian_kernel (radius, sigma, k);
-
-  /* Q8 with error diffusion from the outer taps inwards; the centre takes
-   * what is left so that the weights sum to exactly 256 */
-  for (i = 0; i < radius; i++) {
-    double v = k[i] * 256.0 + err;
-    double q = rint (v);
-    err = v - q;
-    weights[radius - i] = (guint16) q;
-    sum += (gint) q;
-  }
-  weights[0] = (guint16) (256 - 2 * sum);
-  for (i = radius + 1; i <= GST_CL_GAUSSIAN_MAX_RADIUS; i++)
-    weights[i] = 0;
-  return radius;
-}
-
-/* Whether Q8 weights of @radius are the binomial [64 128 64] (the 3x3
- * kernels rather than those of a radius) */
-static gboolean
-q8_is_binomial (guint radius, const guint16 * w)
-{
-  return radius == 1 && w[0] == 128 && w[1] == 64;
-}
-
-/* The weights (centre first) of the blur the properties describe for
- * formats of more than 8 bits: OpenCV's double kernel rounded to float, and
- * in @binomial (if not NULL) whether it is exactly [1 2 1] / 4. Q8 weights
- * would put a 16-bit result up to 65535 x their error (hundreds of levels)
- * off the double-precision result; float weights and sums stay well within
- * one level of it. Returns the radius. */
-static guint
-gaussian_weights_float (guint radius, gdouble sigma,
-    gfloat weights[GST_CL_GAUSSIAN_MAX_RADIUS + 1], gboolean * binomial)
-{
-  double k[2 * GST_CL_GAUSSIAN_MAX_RADIUS + 1];
-  guint i;
-
-  radius = gaussian_kernel (radius, sigma, k);
-  for (i = 0; i <= GST_CL_GAUSSIAN_MAX_RADIUS; i++)
-    weights[i] = i <= radius ? (gfloat) k[radius + i] : 0.0f;
-  /* only then is the exact integer 3x3 the double-precision result */
-  if (binomial)
-    *binomial = radius == 1 && k[1] == 0.5 && k[0] == 0.25 && k[2] == 0.25;
-  return radius;
-}
 
 /* ------------------------------------------------------------------------ */
 /* Kernels                                                                  */
@@ -641,8 +546,9 @@ gst_cl_gaussian_configure (GstClBaseFilter * base, const GstVideoInfo * info,
     radius = self->radius;
     sigma = self->sigma;
     GST_OBJECT_UNLOCK (self);
-    radius = gst_cl_gaussian_weights (radius, sigma, w);
-    if (!q8_is_binomial (radius, w) && radius <= BAND_MAX_RADIUS) {
+    radius = gst_cl_gaussian_weights_q8 (radius, sigma, w);
+    if (!gst_cl_gaussian_weights_q8_is_binomial (radius, w)
+        && radius <= BAND_MAX_RADIUS) {
       band_build_init (&build, GST_CL_BASE_TRANSFORM (base)->device, radius,
           plane->step, plane->alpha, w, band_group (gst_cl_base_filter_expected_group (base), radius,
               plane->step));
@@ -688,9 +594,9 @@ update_weights (GstClGaussian * self, cl_command_queue queue,
   if (self->weights_valid && radius == self->cur_radius_prop
       && sigma == self->cur_sigma_prop)
     return TRUE;
-  self->radius_in_use = gst_cl_gaussian_weights (radius, sigma,
+  self->radius_in_use = gst_cl_gaussian_weights_q8 (radius, sigma,
       self->weights);
-  gaussian_weights_float (radius, sigma, self->weights_f,
+  gst_cl_gaussian_weights_float (radius, sigma, self->weights_f,
       &self->exact_binomial);
   self->cur_radius_prop = radius;
   self->cur_sigma_prop = sigma;
@@ -727,10 +633,10 @@ gst_cl_gaussian_tuning_case (GstClBaseFilter * base)
   sigma = self->sigma;
   GST_OBJECT_UNLOCK (self);
   if (self->wide) {
-    radius = gaussian_weights_float (radius, sigma, wf, &binomial);
+    radius = gst_cl_gaussian_weights_float (radius, sigma, wf, &binomial);
   } else {
-    radius = gst_cl_gaussian_weights (radius, sigma, w);
-    binomial = q8_is_binomial (radius, w);
+    radius = gst_cl_gaussian_weights_q8 (radius, sigma, w);
+    binomial = gst_cl_gaussian_weights_q8_is_binomial (radius, w);
   }
   if (binomial)
     return g_strdup ("3x3");
@@ -891,7 +797,7 @@ gst_cl_gaussian_process (GstClBaseFilter * base, GstClFrameWork * work,
   if (GST_CL_PLANE_IS_WIDE (src))
     return process_wide (self, src, dst, work, error);
   r = self->radius_in_use;
-  binomial = q8_is_binomial (r, self->weights);
+  binomial = gst_cl_gaussian_weights_q8_is_binomial (r, self->weights);
 
   if (src->is_image) {
     const cl_int shift = 0;
