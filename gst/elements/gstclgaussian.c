@@ -41,11 +41,10 @@
 #endif
 
 #include "gstclgaussian.h"
+#include "gstclgaussianband.h"
 #include "gstclgaussianweights.h"
 #include "gstclkernels.h"
 
-#include <math.h>
-#include <string.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_gaussian_debug);
 #define GST_CAT_DEFAULT gst_cl_gaussian_debug
@@ -61,39 +60,6 @@ enum
 #define TILE_ROWS 16            /* rows per group, one-pass tiles */
 #define TILE16_GROUP 64         /* work-items (4 samples each) per group,
                                  * one-pass tiles of 16-bit samples */
-/* gaussian_band (kernels/gaussian_band.cl), GPUs, radius 1 to
- * BAND_MAX_RADIUS: the best of a sweep of groups 64-256, blocks of 4-16
- * rows and bands of 16-64 rows on an H100 at radius 7 (4K and 8K GRAY8 and
- * RGBA; bench/probes/radius.c, bench/probes/band.c) */
-#define BAND_MAX_RADIUS 16      /* beyond: the tile (registers, build time) */
-#define BAND_GROUP 128          /* work-items (4 bytes each) across a band */
-
-/* The rows of a block of gaussian_band (BAND_ROWS of the kernel): 16 for
- * 4-byte pixels, 8 otherwise (H100, radius 7, bench/probes/band.c: 16 rows
- * took 8K RGBA from 0.205 to 0.193 ms, but 8K GRAY8 from 0.059 to 0.073);
- * in dot products 12 for 4-byte pixels (16 ran 2x slower there).
- * A band walks one block by default (the tuner's choice in 5 of 6 H100
- * cases with blocks of 8 rows). */
-static guint
-band_block_rows (guint step, gboolean dot)
-{
-  return step == 4 ? (dot ? 12 : 16) : 8;
-}
-
-/* What a build of gaussian_band is for: its radius, pixel size, alpha (or
- * padding) byte (-1: none), Q8 weights and work-group size are constants
- * of the build, so that the taps are immediates, the alpha plane costs
- * nothing and local memory is addressed by immediate offsets (H100, radius
- * 7: 1.05-1.1x for the first three, up to 1.06x for the group) */
-typedef struct
-{
-  guint radius, step;
-  gint alpha;
-  guint16 weights[BAND_MAX_RADIUS + 1];
-  guint group;
-  GstClDotProducts dot;         /* GST_CL_DOT_NONE: multiply-adds */
-} BandBuild;
-
 #define DEFAULT_RADIUS 0
 #define DEFAULT_SIGMA 0.0
 
@@ -117,21 +83,9 @@ struct _GstClGaussian
   gboolean wide;                /* the caps have more than 8 bits a sample */
 
   cl_kernel k3_buffer, k3_words8, k3_words8_any, k_fused, k_tile, k_vpass, k_hpass;
-  /* gaussian_band, built for `band` (NULL if that build failed: the tile
-   * runs instead; band.radius 0: none built) */
-  cl_kernel k_band;
-  BandBuild band;
-  gsize band_max_group;         /* CL_KERNEL_WORK_GROUP_SIZE of k_band */
-  /* the blur changed while playing: band_thread builds the kernel of
-   * band_next (set before it starts) while the tile filters;
-   * band_next_kernel, band_next_error and band_next_done are its result,
-   * under band_lock */
-  GThread *band_thread;
-  BandBuild band_next;
-  GMutex band_lock;
-  cl_kernel band_next_kernel;
-  gchar *band_next_error;
-  gboolean band_next_done;
+  /* gaussian_band on GPUs, for radius 1 to GST_CL_GAUSSIAN_BAND_MAX_RADIUS
+   * (beyond: the tile) */
+  GstClGaussianBand *band;
   cl_kernel k3_image, k_vpass_image, k_hpass_image;
   /* formats of more than 8 bits */
   cl_kernel k3_buffer16, k_fused16, k_tile16, k_vpass16, k_hpass16;
@@ -142,7 +96,6 @@ struct _GstClGaussian
   gsize tmp_size;
 };
 
-static gboolean collect_band_build (GstClGaussian * self, gboolean wait);
 static void gst_cl_gaussian_finalize (GObject * object);
 
 G_DEFINE_TYPE_WITH_CODE (GstClGaussian, gst_cl_gaussian,
@@ -239,9 +192,7 @@ gst_cl_gaussian_cleanup (GstClBaseFilter * base)
   release_kernel (&self->k3_words8_any);
   release_kernel (&self->k_fused);
   release_kernel (&self->k_tile);
-  collect_band_build (self, TRUE);
-  release_kernel (&self->k_band);
-  memset (&self->band, 0, sizeof (self->band));
+  gst_cl_gaussian_band_reset (self->band);
   release_kernel (&self->k_vpass);
   release_kernel (&self->k_hpass);
   release_kernel (&self->k3_image);
@@ -258,269 +209,6 @@ gst_cl_gaussian_cleanup (GstClBaseFilter * base)
   release_mem (&self->weights_f_mem);
   release_mem (&self->tmp);
   self->tmp_size = 0;
-}
-
-/* the build options of @b (kernels/gaussian_band.cl) */
-static gchar *
-band_defines (const BandBuild * b)
-{
-  GString *defines = g_string_new (NULL);
-  guint i;
-
-  g_string_printf (defines, "-DGST_CL_RADIUS=%u -DGST_CL_STEP=%u "
-      "-DGST_CL_ALPHA=%d -DGST_CL_GROUP=%u -DGST_CL_WEIGHTS=%u", b->radius,
-      b->step, b->alpha, b->group, b->weights[0]);
-  for (i = 1; i <= b->radius; i++)
-    g_string_append_printf (defines, ",%u", b->weights[i]);
-  if (b->dot != GST_CL_DOT_NONE)
-    g_string_append_printf (defines, " -DGST_CL_DOT=%d", b->dot);
-  return g_string_free (defines, FALSE);
-}
-
-static cl_kernel
-build_band_kernel (GstClDevice * device, const BandBuild * b, GError ** error)
-{
-  gchar *defines = band_defines (b);
-  cl_program program;
-  cl_kernel k = NULL;
-
-  program = gst_cl_device_get_program_with_defines (device, "gaussian_band",
-      gst_cl_source_gaussian_band, defines, error);
-  g_free (defines);
-  if (program) {
-    k = gst_cl_kernel_new (program, "gaussian_band", error);
-    clReleaseProgram (program);
-  }
-  return k;
-}
-
-static gpointer
-band_thread_func (gpointer data)
-{
-  GstClGaussian *self = data;
-  GError *err = NULL;
-  cl_kernel k = build_band_kernel (GST_CL_BASE_TRANSFORM (self)->device,
-      &self->band_next, &err);
-
-  g_mutex_lock (&self->band_lock);
-  self->band_next_kernel = k;
-  self->band_next_error = err ? g_strdup (err->message) : NULL;
-  self->band_next_done = TRUE;
-  g_mutex_unlock (&self->band_lock);
-  g_clear_error (&err);
-  return NULL;
-}
-
-/* The words at each end of a band of gaussian_band that only feed their
- * neighbours (HALO_ITEMS of kernels/gaussian_band.cl): the radius' bytes in
- * whole words, and for 4-byte pixels in whole blocks of 4 pixels. */
-static gsize
-band_halo_items (guint radius, guint step)
-{
-  if (step == 4)
-    return GST_ROUND_UP_4 (radius);
-  return ((gsize) radius * step + 3) / 4;
-}
-
-/* @k (NULL: its build failed, for @why) becomes the band kernel of @b */
-static void
-install_band_kernel (GstClGaussian * self, cl_kernel k, const BandBuild * b,
-    const gchar * why)
-{
-  GstClDevice *device = GST_CL_BASE_TRANSFORM (self)->device;
-  const guint radius = b->radius;
-
-  release_kernel (&self->k_band);
-  self->k_band = k;
-  self->band = *b;
-  if (k && clGetKernelWorkGroupInfo (k, device->device_id,
-          CL_KERNEL_WORK_GROUP_SIZE, sizeof (self->band_max_group),
-          &self->band_max_group, NULL) != CL_SUCCESS)
-    self->band_max_group = 64;
-  if (!k)
-    GST_ELEMENT_WARNING (self, LIBRARY, INIT, ("The faster blur kernel for "
-            "radius %u could not be built: using the general one.", radius),
-        ("%s", GST_STR_NULL (why)));
-  else
-    GST_DEBUG_OBJECT (self, "band kernel for radius %u, %u-byte pixels, "
-        "alpha byte %d", radius, b->step, b->alpha);
-}
-
-/* Takes the background build's kernel once it is done (@wait: waits for
- * it). Returns FALSE while a build is still running. */
-static gboolean
-collect_band_build (GstClGaussian * self, gboolean wait)
-{
-  gboolean done;
-
-  if (!self->band_thread)
-    return TRUE;
-  g_mutex_lock (&self->band_lock);
-  done = self->band_next_done;
-  g_mutex_unlock (&self->band_lock);
-  if (!done && !wait)
-    return FALSE;
-  g_thread_join (self->band_thread);
-  self->band_thread = NULL;
-  install_band_kernel (self, self->band_next_kernel, &self->band_next,
-      self->band_next_error);
-  self->band_next_kernel = NULL;
-  g_clear_pointer (&self->band_next_error, g_free);
-  self->band_next_done = FALSE;
-  return TRUE;
-}
-
-/* The work-items across a band of gaussian_band for @requested (0: the
- * default): at least 8 words of the band write besides the halo_items each
- * side that only feed their neighbours; for 4-byte pixels a multiple of 4
- * (the horizontal pass takes blocks of 4 work-items' sums) */
-static gsize
-band_group (gsize requested, guint radius, guint step)
-{
-  gsize group = requested ? requested : BAND_GROUP;
-
-  group = MAX (group, 2 * band_halo_items (radius, step) + 8);
-  return step == 4 ? GST_ROUND_UP_4 (group) : group;
-}
-
-/* @b: the build of the band kernel for a blur of @radius with Q8
- * @weights (centre first) on pixels of @step bytes whose byte @alpha (-1:
- * none) is copied, in work-groups of @group, on @device: in dot products
- * where it has them, for 1- and 4-byte pixels and weights that fit a byte
- * (all but the narrowest blurs; H100, radius 7: 1.1-1.2x,
- * docs/performance.md) */
-static void
-band_build_init (BandBuild * b, GstClDevice * device, guint radius,
-    guint step, gint alpha, const guint16 * weights, gsize group)
-{
-  guint i;
-
-  memset (b, 0, sizeof (*b));
-  b->radius = radius;
-  b->step = step;
-  b->alpha = alpha;
-  memcpy (b->weights, weights, (radius + 1) * sizeof (guint16));
-  b->group = group;
-  b->dot = step == 1 || step == 4 ? device->dot_products : GST_CL_DOT_NONE;
-  for (i = 0; i <= radius; i++)
-    if (weights[i] > 255)
-      b->dot = GST_CL_DOT_NONE;
-}
-
-/* whether @a and @b are the same build (field by field: a struct's
- * padding need not be copied by an assignment) */
-static gboolean
-band_build_equal (const BandBuild * a, const BandBuild * b)
-{
-  return a->radius == b->radius && a->step == b->step
-      && a->alpha == b->alpha && a->group == b->group && a->dot == b->dot
-      && memcmp (a->weights, b->weights, sizeof (a->weights)) == 0;
-}
-
-/* The band kernel of @b: one program per radius, weights, pixel size,
- * alpha byte and work-group size (kernels/gaussian_band.cl). With @now
- * (caps time, the tuner's frames), or where the device built it before,
- * it is built here; otherwise (the blur or work-group size changed while
- * playing) in a thread of its own, so that the stream never waits for a
- * compile: NULL until it is ready, and the tile filters meanwhile (same
- * output). NULL also where the build failed (warned once). */
-static cl_kernel
-ensure_band_kernel (GstClGaussian * self, const BandBuild * b, gboolean now)
-{
-  GstClDevice *device = GST_CL_BASE_TRANSFORM (self)->device;
-  GError *err = NULL;
-
-  if (!collect_band_build (self, now))
-    return NULL;
-  if (band_build_equal (&self->band, b))
-    return self->k_band;
-  /* a build the device made before (the tuner's, or a blur set back)
-   * costs nothing */
-  if (!now) {
-    gchar *defines = band_defines (b);
-    now = gst_cl_device_has_program_with_defines (device, "gaussian_band",
-        defines);
-    g_free (defines);
-  }
-  if (!now) {
-    self->band_next = *b;
-    self->band_thread = g_thread_try_new ("clgaussian-build",
-        band_thread_func, self, &err);
-    if (self->band_thread) {
-      GST_DEBUG_OBJECT (self, "building the band kernel of radius %u in "
-          "the background", b->radius);
-      return NULL;
-    }
-    GST_WARNING_OBJECT (self, "no build thread (%s): building now",
-        err->message);
-    g_clear_error (&err);
-  }
-  install_band_kernel (self, build_band_kernel (device, b, &err), b,
-      err ? err->message : NULL);
-  g_clear_error (&err);
-  return self->k_band;
-}
-
-/* gaussian_band over @src into @dst where it applies (GPU shape, 8-bit
- * buffers, radius 1 to BAND_MAX_RADIUS, rows on 4-byte aligned addresses,
- * planes under 2 GiB, pixels-per-item unset: @l as
- * gst_cl_frame_work_launch_shape() gave it);
- * FALSE where the tile must run instead, with @error unset. */
-static gboolean
-launch_band (GstClGaussian * self, const GstClPlane * src,
-    const GstClPlane * dst, const GstClLaunch * l, GstClFrameWork * work,
-    gboolean * done, GError ** error)
-{
-  GstClDevice *device = work->device;
-  const cl_int r = self->radius_in_use;
-  guint block_rows;
-  gsize group, halo_items, local_bytes;
-  cl_int rows;
-  cl_kernel k;
-  GstClLaunch b = *l;
-  BandBuild build;
-
-  *done = FALSE;
-  /* the kernel's byte offsets are 32-bit: planes under 2 GiB */
-  if (r > BAND_MAX_RADIUS || l->chunk != 1 || src->stride % 4
-      || dst->stride % 4 || (src->alpha >= 0 && 4 % src->step)
-      || (guint64) src->stride * src->height > G_MAXINT32
-      || (guint64) dst->stride * src->height > G_MAXINT32
-      || !gst_cl_mem_is_aligned (src->mem, 4)
-      || !gst_cl_mem_is_aligned (dst->mem, 4))
-    return TRUE;
-  /* a band: `group` words across, halo_items of them each side feeding
-   * only their neighbours */
-  halo_items = band_halo_items (r, src->step);
-  group = band_group (l->group_auto ? 0 : l->local[0], r, src->step);
-  band_build_init (&build, device, r, src->step, src->alpha, self->weights,
-      group);
-  /* the block's sums: 4 floats a work-item and row, or 4 16-bit values */
-  block_rows = band_block_rows (src->step, build.dot != GST_CL_DOT_NONE);
-  local_bytes = group * block_rows * 4 * (build.dot != GST_CL_DOT_NONE ?
-      sizeof (guint16) : sizeof (gfloat));
-  if (group > device->max_work_group_size
-      || local_bytes > device->local_mem_size)
-    return TRUE;
-  /* the tuner times the kernel it asks for: built now, not meanwhile */
-  if (!(k = ensure_band_kernel (self, &build, work->tuning)))
-    return TRUE;
-  if (group > self->band_max_group)
-    return TRUE;
-  rows = l->rows_auto ? (cl_int) block_rows : l->rows;
-  b.local[0] = group;
-  b.local[1] = 1;
-  b.global[0] = (src->units + (group - 2 * halo_items) * 4 - 1) /
-      ((group - 2 * halo_items) * 4) * group;
-  b.global[1] = (src->height + rows - 1) / rows;
-  *done = TRUE;
-  return gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
-      GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
-      GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
-      GST_CL_ARG (src->height), GST_CL_ARG (src->alpha), GST_CL_ARG (rows),
-      GST_CL_ARG (self->weights_mem), GST_CL_ARG_LOCAL (local_bytes),
-      GST_CL_ARGS_END)
-      && gst_cl_frame_work_enqueue (work, k, &b, error);
 }
 
 static gboolean
@@ -541,19 +229,15 @@ gst_cl_gaussian_configure (GstClBaseFilter * base, const GstVideoInfo * info,
     guint16 w[GST_CL_GAUSSIAN_MAX_RADIUS + 1];
     guint radius;
     gdouble sigma;
-    BandBuild build;
     GST_OBJECT_LOCK (self);
     radius = self->radius;
     sigma = self->sigma;
     GST_OBJECT_UNLOCK (self);
     radius = gst_cl_gaussian_weights_q8 (radius, sigma, w);
-    if (!gst_cl_gaussian_weights_q8_is_binomial (radius, w)
-        && radius <= BAND_MAX_RADIUS) {
-      band_build_init (&build, GST_CL_BASE_TRANSFORM (base)->device, radius,
-          plane->step, plane->alpha, w, band_group (gst_cl_base_filter_expected_group (base), radius,
-              plane->step));
-      ensure_band_kernel (self, &build, TRUE);
-    }
+    if (!gst_cl_gaussian_weights_q8_is_binomial (radius, w))
+      gst_cl_gaussian_band_prepare (self->band,
+          GST_CL_BASE_TRANSFORM (base)->device, radius, w, plane,
+          gst_cl_base_filter_expected_group (base));
   }
   return TRUE;
 }
@@ -866,8 +550,8 @@ gst_cl_gaussian_process (GstClBaseFilter * base, GstClFrameWork * work,
   gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
   if (!gst_cl_frame_work_uses_strips (work)) {
     gboolean done;
-    gboolean ok = launch_band (self, src, dst, &l, work, &done,
-        error);
+    gboolean ok = gst_cl_gaussian_band_launch (self->band, work, src, dst,
+        &l, r, self->weights, self->weights_mem, &done, error);
     if (done || !ok)
       return ok;
   }
@@ -1015,7 +699,7 @@ gst_cl_gaussian_finalize (GObject * object)
 {
   GstClGaussian *self = GST_CL_GAUSSIAN (object);
 
-  g_mutex_clear (&self->band_lock);
+  gst_cl_gaussian_band_free (self->band);
   G_OBJECT_CLASS (gst_cl_gaussian_parent_class)->finalize (object);
 }
 
@@ -1024,5 +708,5 @@ gst_cl_gaussian_init (GstClGaussian * self)
 {
   self->radius = DEFAULT_RADIUS;
   self->sigma = DEFAULT_SIGMA;
-  g_mutex_init (&self->band_lock);
+  self->band = gst_cl_gaussian_band_new (GST_ELEMENT (self));
 }
