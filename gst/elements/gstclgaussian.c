@@ -45,7 +45,6 @@
 #include "gstclgaussianweights.h"
 #include "gstclkernels.h"
 
-
 GST_DEBUG_CATEGORY_STATIC (gst_cl_gaussian_debug);
 #define GST_CAT_DEFAULT gst_cl_gaussian_debug
 
@@ -327,173 +326,39 @@ gst_cl_gaussian_tuning_case (GstClBaseFilter * base)
   return g_strdup_printf ("radius=%u", radius);
 }
 
-/* Formats of more than 8 bits (kernels/gaussian.cl, "More than 8 bits per
- * sample"): the exact 3x3 binomial where the double kernel is [1 2 1] / 4,
- * else the float kernels: strips of rows through a row of local memory on
- * CPUs, a one-pass tile on GPUs, two passes through a float plane where
- * neither fits local memory, two passes for images. Every choice computes
- * the same float operations in the same order, so tunings and memory kinds
+/* The paths of a frame, for both depths: formats of more than 8 bits
+ * (kernels/gaussian16.cl) take float weights and sums and kernels of their
+ * own, but the same choices in the same order as 8 bits: the exact 3x3
+ * binomial where the kernel is [1 2 1] / 4 (for more than 8 bits, where the
+ * double kernel is), else strips of rows through a row of local memory on
+ * CPUs, on GPUs the band kernel (8 bits) or a one-pass tile, and two passes
+ * through an intermediate plane where none of these fits local memory,
+ * two passes for images. For more than 8 bits every choice computes the
+ * same float operations in the same order, so tunings and storage kinds
  * give identical output. */
+
+/* images: the 3x3 binomial or two passes through an intermediate plane
+ * (one texel a pixel for more than 8 bits: CL_R, or CL_RGBA for
+ * RGBA64_LE) */
 static gboolean
-process_wide (GstClGaussian * self, const GstClPlane * src,
-    const GstClPlane * dst, GstClFrameWork * work,
-    GError ** error)
+launch_images (GstClGaussian * self, const GstClPlane * src,
+    const GstClPlane * dst, GstClFrameWork * work, gboolean wide,
+    gboolean binomial, GError ** error)
 {
-  GstClDevice *device = work->device;
-  const cl_int shift = src->shift;
-  const cl_uint wmask = ((1u << src->depth) - 1) << src->shift;
-  cl_int r = self->radius_in_use;
+  const cl_int shift = wide ? src->shift : 0;
+  const cl_uint wmask = wide ? ((1u << src->depth) - 1) << src->shift : 0xff;
+  const cl_int r = self->radius_in_use;
   GstClLaunch l;
 
-  if (src->is_image) {
-    gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
-    if (self->exact_binomial)
-      return gst_cl_set_args (self->k3_image, error, GST_CL_ARG (src->mem),
-          GST_CL_ARG (dst->mem), GST_CL_ARG (src->width),
-          GST_CL_ARG (src->height), GST_CL_ARG (src->step),
-          GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
-          GST_CL_ARG (shift), GST_CL_ARG (wmask), GST_CL_ARGS_END)
-          && gst_cl_frame_work_enqueue (work, self->k3_image, &l, error);
-    /* one texel a pixel (CL_R, or CL_RGBA for RGBA64_LE): step is 1 */
-    g_assert (src->step == 1);
-    return ensure_tmp (self, (gsize) src->width * src->height * 16, error)
-        && gst_cl_set_args (self->k_vpass_image16, error,
-        GST_CL_ARG (src->mem), GST_CL_ARG (self->tmp),
-        GST_CL_ARG (src->width), GST_CL_ARG (src->height),
-        GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
-        GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r), GST_CL_ARG (wmask),
-        GST_CL_ARGS_END)
-        && gst_cl_frame_work_enqueue (work, self->k_vpass_image16, &l, error)
-        && gst_cl_set_args (self->k_hpass_image16, error,
-        GST_CL_ARG (self->tmp), GST_CL_ARG (src->mem), GST_CL_ARG (dst->mem),
-        GST_CL_ARG (src->width), GST_CL_ARG (src->height),
-        GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
-        GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r), GST_CL_ARG (shift),
-        GST_CL_ARG (wmask), GST_CL_ARGS_END)
-        && gst_cl_frame_work_enqueue (work, self->k_hpass_image16, &l, error);
-  }
-
-  if (self->exact_binomial) {
-    gst_cl_frame_work_launch_shape (work, src, TRUE, &l);
-    return gst_cl_set_args (self->k3_buffer16, error, GST_CL_ARG (src->mem),
-        GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
-        GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
+  gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
+  if (binomial)
+    return gst_cl_set_args (self->k3_image, error, GST_CL_ARG (src->mem),
+        GST_CL_ARG (dst->mem), GST_CL_ARG (src->width),
         GST_CL_ARG (src->height), GST_CL_ARG (src->step),
         GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
         GST_CL_ARG (shift), GST_CL_ARG (wmask), GST_CL_ARGS_END)
-        && gst_cl_frame_work_enqueue (work, self->k3_buffer16, &l, error);
-  }
-
-  if (gst_cl_frame_work_uses_strips (work)) {
-    gsize scratch;
-    gst_cl_frame_work_launch_shape (work, src, TRUE, &l);
-    scratch = (gsize) (l.chunk + 2 * r * src->step) * sizeof (gfloat) *
-        l.local[0];
-    if (scratch <= device->local_mem_size)
-      return gst_cl_set_args (self->k_fused16, error, GST_CL_ARG (src->mem),
-          GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
-          GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
-          GST_CL_ARG (src->height), GST_CL_ARG (src->step),
-          GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
-          GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r),
-          GST_CL_ARG (shift), GST_CL_ARG (wmask), GST_CL_ARG_LOCAL (scratch),
-          GST_CL_ARGS_END)
-          && gst_cl_frame_work_enqueue (work, self->k_fused16, &l, error);
-    GST_LOG_OBJECT (self, "row scratch of %" G_GSIZE_FORMAT " bytes exceeds "
-        "local memory: two passes", scratch);
-  }
-
-  /* GPU shape: one pass through a tile in local memory where it fits and
-   * a work-item covers one unit of a row (pixels-per-item unset); with
-   * the automatic rows per group, fewer rows where 16 do not fit (the
-   * halo of a large radius of four-sample pixels) */
-  gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
-  if (!gst_cl_frame_work_uses_strips (work) && l.chunk == 1) {
-    gsize group = l.group_auto ? MIN (TILE16_GROUP,
-        device->max_work_group_size) : l.local[0];
-    gsize rows = l.rows_auto ? TILE_ROWS : (gsize) l.rows;
-    /* radius pixels each side, rounded up to a work-item's 4 samples */
-    cl_int halo = ((gsize) r * src->step + 3) / 4 * 4;
-    gsize tw4 = group + (gsize) halo / 2;
-    gsize bytes;
-
-    for (;;) {
-      bytes = (rows + 2 * r) * tw4 * 8 + rows * tw4 * 16;
-      if (bytes <= device->local_mem_size || !l.rows_auto || rows == 1)
-        break;
-      rows /= 2;
-    }
-    if (bytes <= device->local_mem_size) {
-      cl_int trows = rows;
-      GstClLaunch t = l;
-      t.local[0] = group;
-      t.local[1] = 1;
-      t.global[0] = (src->units + 4 * group - 1) / (4 * group) * group;
-      t.global[1] = (src->height + rows - 1) / rows;
-      return gst_cl_set_args (self->k_tile16, error, GST_CL_ARG (src->mem),
-          GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
-          GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
-          GST_CL_ARG (src->height), GST_CL_ARG (src->step),
-          GST_CL_ARG (src->alpha), GST_CL_ARG (trows),
-          GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r), GST_CL_ARG (halo),
-          GST_CL_ARG (shift), GST_CL_ARG (wmask),
-          GST_CL_ARG_LOCAL ((rows + 2 * r) * tw4 * 8),
-          GST_CL_ARG_LOCAL (rows * tw4 * 16), GST_CL_ARGS_END)
-          && gst_cl_frame_work_enqueue (work, self->k_tile16, &t, error);
-    }
-    GST_LOG_OBJECT (self, "a tile of %" G_GSIZE_FORMAT " bytes exceeds "
-        "local memory: two passes", bytes);
-  }
-
-  /* two passes through a float plane */
-  {
-    cl_int tstride = src->units;
-    return ensure_tmp (self, (gsize) src->units * src->height * 4, error)
-        && gst_cl_set_args (self->k_vpass16, error, GST_CL_ARG (src->mem),
-        GST_CL_ARG (src->stride), GST_CL_ARG (self->tmp), GST_CL_ARG (tstride),
-        GST_CL_ARG (src->units), GST_CL_ARG (src->height), GST_CL_ARG (l.chunk),
-        GST_CL_ARG (l.rows), GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r),
-        GST_CL_ARG (wmask), GST_CL_ARGS_END)
-        && gst_cl_frame_work_enqueue (work, self->k_vpass16, &l, error)
-        && gst_cl_set_args (self->k_hpass16, error, GST_CL_ARG (self->tmp),
-        GST_CL_ARG (tstride), GST_CL_ARG (src->mem), GST_CL_ARG (src->stride),
-        GST_CL_ARG (dst->mem), GST_CL_ARG (dst->stride),
-        GST_CL_ARG (src->units), GST_CL_ARG (src->height),
-        GST_CL_ARG (src->step), GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk),
-        GST_CL_ARG (l.rows), GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r),
-        GST_CL_ARG (shift), GST_CL_ARG (wmask), GST_CL_ARGS_END)
-        && gst_cl_frame_work_enqueue (work, self->k_hpass16, &l, error);
-  }
-}
-
-static gboolean
-gst_cl_gaussian_process (GstClBaseFilter * base, GstClFrameWork * work,
-    const GstClPlane * src, const GstClPlane * dst, GError ** error)
-{
-  GstClGaussian *self = GST_CL_GAUSSIAN (base);
-  GstClDevice *device = work->device;
-  gboolean binomial;
-  GstClLaunch l;
-  cl_int r;
-
-  if (!update_weights (self, work->queue, error))
-    return FALSE;
-  if (GST_CL_PLANE_IS_WIDE (src))
-    return process_wide (self, src, dst, work, error);
-  r = self->radius_in_use;
-  binomial = gst_cl_gaussian_weights_q8_is_binomial (r, self->weights);
-
-  if (src->is_image) {
-    const cl_int shift = 0;
-    const cl_uint wmask = 0xff;
-    gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
-    if (binomial)
-      return gst_cl_set_args (self->k3_image, error, GST_CL_ARG (src->mem),
-          GST_CL_ARG (dst->mem), GST_CL_ARG (src->width),
-          GST_CL_ARG (src->height), GST_CL_ARG (src->step),
-          GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
-          GST_CL_ARG (shift), GST_CL_ARG (wmask), GST_CL_ARGS_END)
-          && gst_cl_frame_work_enqueue (work, self->k3_image, &l, error);
+        && gst_cl_frame_work_enqueue (work, self->k3_image, &l, error);
+  if (!wide)
     return ensure_tmp (self, (gsize) src->units * src->height * 8, error)
         && gst_cl_set_args (self->k_vpass_image, error, GST_CL_ARG (src->mem),
         GST_CL_ARG (self->tmp), GST_CL_ARG (src->width),
@@ -507,106 +372,297 @@ gst_cl_gaussian_process (GstClBaseFilter * base, GstClFrameWork * work,
         GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
         GST_CL_ARG (self->weights_mem), GST_CL_ARG (r), GST_CL_ARGS_END)
         && gst_cl_frame_work_enqueue (work, self->k_hpass_image, &l, error);
-  }
+  g_assert (src->step == 1);
+  return ensure_tmp (self, (gsize) src->width * src->height * 16, error)
+      && gst_cl_set_args (self->k_vpass_image16, error,
+      GST_CL_ARG (src->mem), GST_CL_ARG (self->tmp),
+      GST_CL_ARG (src->width), GST_CL_ARG (src->height),
+      GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
+      GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r), GST_CL_ARG (wmask),
+      GST_CL_ARGS_END)
+      && gst_cl_frame_work_enqueue (work, self->k_vpass_image16, &l, error)
+      && gst_cl_set_args (self->k_hpass_image16, error,
+      GST_CL_ARG (self->tmp), GST_CL_ARG (src->mem), GST_CL_ARG (dst->mem),
+      GST_CL_ARG (src->width), GST_CL_ARG (src->height),
+      GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
+      GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r), GST_CL_ARG (shift),
+      GST_CL_ARG (wmask), GST_CL_ARGS_END)
+      && gst_cl_frame_work_enqueue (work, self->k_hpass_image16, &l, error);
+}
 
-  if (binomial) {
-    /* GPUs: 8-byte words of rows where they fit; the common pixel sizes
-     * in a kernel of their own (gaussian3_words8 in kernels/gaussian.cl) */
-    cl_kernel k = src->step == 4 || src->step == 1 ? self->k3_words8 :
-        self->k3_words8_any;
-    if (!gst_cl_frame_work_launch_words8 (work, src, dst, &l)) {
-      k = self->k3_buffer;
-      gst_cl_frame_work_launch_shape (work, src, TRUE, &l);
-    }
-    return gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
+/* buffers, the exact 3x3 binomial: for 8 bits on GPUs 8-byte words of rows
+ * where they fit, the common pixel sizes in a kernel of their own
+ * (gaussian3_words8 in kernels/gaussian.cl) */
+static gboolean
+launch_binomial (GstClGaussian * self, const GstClPlane * src,
+    const GstClPlane * dst, GstClFrameWork * work, gboolean wide,
+    GError ** error)
+{
+  const cl_int shift = src->shift;
+  const cl_uint wmask = ((1u << src->depth) - 1) << src->shift;
+  cl_kernel k = src->step == 4 || src->step == 1 ? self->k3_words8 :
+      self->k3_words8_any;
+  GstClLaunch l;
+
+  if (wide) {
+    gst_cl_frame_work_launch_shape (work, src, TRUE, &l);
+    return gst_cl_set_args (self->k3_buffer16, error, GST_CL_ARG (src->mem),
         GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
         GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
         GST_CL_ARG (src->height), GST_CL_ARG (src->step),
         GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
-        GST_CL_ARGS_END)
-        && gst_cl_frame_work_enqueue (work, k, &l, error);
+        GST_CL_ARG (shift), GST_CL_ARG (wmask), GST_CL_ARGS_END)
+        && gst_cl_frame_work_enqueue (work, self->k3_buffer16, &l, error);
   }
-
-  if (gst_cl_frame_work_uses_strips (work)) {
-    gsize scratch;
+  if (!gst_cl_frame_work_launch_words8 (work, src, dst, &l)) {
+    k = self->k3_buffer;
     gst_cl_frame_work_launch_shape (work, src, TRUE, &l);
-    scratch = (gsize) (l.chunk + 2 * r * src->step) * sizeof (gfloat) *
-        l.local[0];
-    if (scratch <= device->local_mem_size)
-      return gst_cl_set_args (self->k_fused, error, GST_CL_ARG (src->mem),
-          GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
-          GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
-          GST_CL_ARG (src->height), GST_CL_ARG (src->step),
-          GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
-          GST_CL_ARG (self->weights_mem), GST_CL_ARG (r),
-          GST_CL_ARG_LOCAL (scratch), GST_CL_ARGS_END)
-          && gst_cl_frame_work_enqueue (work, self->k_fused, &l, error);
+  }
+  return gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
+      GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+      GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
+      GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+      GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
+      GST_CL_ARGS_END)
+      && gst_cl_frame_work_enqueue (work, k, &l, error);
+}
+
+/* CPU shape: strips of rows, each row's vertical sums (the work-item's
+ * columns plus radius pixels each side) in a float row of local memory;
+ * @done FALSE where that row does not fit */
+static gboolean
+launch_strips (GstClGaussian * self, const GstClPlane * src,
+    const GstClPlane * dst, GstClFrameWork * work, gboolean wide,
+    gboolean * done, GError ** error)
+{
+  const cl_int shift = src->shift;
+  const cl_uint wmask = ((1u << src->depth) - 1) << src->shift;
+  const cl_int r = self->radius_in_use;
+  gsize scratch;
+  GstClLaunch l;
+
+  gst_cl_frame_work_launch_shape (work, src, TRUE, &l);
+  scratch = (gsize) (l.chunk + 2 * r * src->step) * sizeof (gfloat) *
+      l.local[0];
+  *done = scratch <= work->device->local_mem_size;
+  if (!*done) {
     GST_LOG_OBJECT (self, "row scratch of %" G_GSIZE_FORMAT " bytes exceeds "
         "local memory: two passes", scratch);
+    return TRUE;
   }
+  if (!wide)
+    return gst_cl_set_args (self->k_fused, error, GST_CL_ARG (src->mem),
+        GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+        GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
+        GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+        GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
+        GST_CL_ARG (self->weights_mem), GST_CL_ARG (r),
+        GST_CL_ARG_LOCAL (scratch), GST_CL_ARGS_END)
+        && gst_cl_frame_work_enqueue (work, self->k_fused, &l, error);
+  return gst_cl_set_args (self->k_fused16, error, GST_CL_ARG (src->mem),
+      GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+      GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
+      GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+      GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
+      GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r),
+      GST_CL_ARG (shift), GST_CL_ARG (wmask), GST_CL_ARG_LOCAL (scratch),
+      GST_CL_ARGS_END)
+      && gst_cl_frame_work_enqueue (work, self->k_fused16, &l, error);
+}
 
-  /* GPU shape: one pass through a tile in local memory, where it fits and
-   * a work-item covers one unit of a row (pixels-per-item unset) */
-  gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
-  if (!gst_cl_frame_work_uses_strips (work)) {
-    gboolean done;
-    gboolean ok = gst_cl_gaussian_band_launch (self->band, work, src, dst,
-        &l, r, self->weights, self->weights_mem, &done, error);
-    if (done || !ok)
-      return ok;
-  }
-  if (!gst_cl_frame_work_uses_strips (work) && l.chunk == 1) {
-    /* a work-item: four bytes of each row; a tile row: the group's bytes
-     * and, each side, radius pixels rounded up to a 32-bit word */
-    gsize group = l.group_auto ? MIN (TILE_GROUP, device->max_work_group_size)
-        : l.local[0];
-    gsize rows = l.rows_auto ? TILE_ROWS : (gsize) l.rows;
-    cl_int halo = ((gsize) r * src->step + 3) / 4 * 4;
-    gsize tw = 4 * group + 2 * (gsize) halo;
-    /* in_bytes rounded up to 16 bytes: the second local buffer holds
-     * vectors and must stay aligned wherever the runtime puts it */
-    gsize in_bytes = ((rows + 2 * r) * tw + 15) / 16 * 16;
-    gsize vs_bytes = rows * tw * 2;
-    if (in_bytes + vs_bytes <= device->local_mem_size) {
-      cl_int trows = rows;
-      GstClLaunch t = l;
-      t.local[0] = group;
-      t.local[1] = 1;
-      t.global[0] = (src->units + 4 * group - 1) / (4 * group) * group;
-      t.global[1] = (src->height + rows - 1) / rows;
-      return gst_cl_set_args (self->k_tile, error, GST_CL_ARG (src->mem),
-          GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
-          GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
-          GST_CL_ARG (src->height), GST_CL_ARG (src->step),
-          GST_CL_ARG (src->alpha), GST_CL_ARG (trows),
-          GST_CL_ARG (self->weights_mem), GST_CL_ARG (r), GST_CL_ARG (halo),
-          GST_CL_ARG_LOCAL (in_bytes), GST_CL_ARG_LOCAL (vs_bytes),
-          GST_CL_ARGS_END)
-          && gst_cl_frame_work_enqueue (work, self->k_tile, &t, error);
-    }
+/* GPU shape, 8 bits: one pass through a tile in local memory, a
+ * work-item four bytes of each row; a tile row: the group's bytes and,
+ * each side, radius pixels rounded up to a 32-bit word. @done FALSE where
+ * the tile does not fit local memory. */
+static gboolean
+launch_tile (GstClGaussian * self, const GstClPlane * src,
+    const GstClPlane * dst, GstClFrameWork * work, const GstClLaunch * l,
+    gboolean * done, GError ** error)
+{
+  GstClDevice *device = work->device;
+  const cl_int r = self->radius_in_use;
+  gsize group = l->group_auto ? MIN (TILE_GROUP, device->max_work_group_size)
+      : l->local[0];
+  gsize rows = l->rows_auto ? TILE_ROWS : (gsize) l->rows;
+  cl_int halo = ((gsize) r * src->step + 3) / 4 * 4;
+  gsize tw = 4 * group + 2 * (gsize) halo;
+  /* in_bytes rounded up to 16 bytes: the second local buffer holds
+   * vectors and must stay aligned wherever the runtime puts it */
+  gsize in_bytes = ((rows + 2 * r) * tw + 15) / 16 * 16;
+  gsize vs_bytes = rows * tw * 2;
+  cl_int trows = rows;
+  GstClLaunch t = *l;
+
+  *done = in_bytes + vs_bytes <= device->local_mem_size;
+  if (!*done) {
     GST_LOG_OBJECT (self, "a tile of %" G_GSIZE_FORMAT " bytes exceeds "
         "local memory: two passes", in_bytes + vs_bytes);
+    return TRUE;
   }
+  t.local[0] = group;
+  t.local[1] = 1;
+  t.global[0] = (src->units + 4 * group - 1) / (4 * group) * group;
+  t.global[1] = (src->height + rows - 1) / rows;
+  return gst_cl_set_args (self->k_tile, error, GST_CL_ARG (src->mem),
+      GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+      GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
+      GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+      GST_CL_ARG (src->alpha), GST_CL_ARG (trows),
+      GST_CL_ARG (self->weights_mem), GST_CL_ARG (r), GST_CL_ARG (halo),
+      GST_CL_ARG_LOCAL (in_bytes), GST_CL_ARG_LOCAL (vs_bytes),
+      GST_CL_ARGS_END)
+      && gst_cl_frame_work_enqueue (work, self->k_tile, &t, error);
+}
 
-  /* two passes through a 16-bit plane */
-  {
-    cl_int tstride = src->units;
-    return ensure_tmp (self, (gsize) src->units * src->height * 2, error)
-        && gst_cl_set_args (self->k_vpass, error, GST_CL_ARG (src->mem),
+/* GPU shape, more than 8 bits: as launch_tile, a work-item four samples;
+ * with the automatic rows per group, fewer rows where 16 do not fit (the
+ * halo of a large radius of four-sample pixels) */
+static gboolean
+launch_tile16 (GstClGaussian * self, const GstClPlane * src,
+    const GstClPlane * dst, GstClFrameWork * work, const GstClLaunch * l,
+    gboolean * done, GError ** error)
+{
+  GstClDevice *device = work->device;
+  const cl_int shift = src->shift;
+  const cl_uint wmask = ((1u << src->depth) - 1) << src->shift;
+  const cl_int r = self->radius_in_use;
+  gsize group = l->group_auto ? MIN (TILE16_GROUP,
+      device->max_work_group_size) : l->local[0];
+  gsize rows = l->rows_auto ? TILE_ROWS : (gsize) l->rows;
+  /* radius pixels each side, rounded up to a work-item's 4 samples */
+  cl_int halo = ((gsize) r * src->step + 3) / 4 * 4;
+  gsize tw4 = group + (gsize) halo / 2;
+  gsize bytes;
+  cl_int trows;
+  GstClLaunch t = *l;
+
+  for (;;) {
+    bytes = (rows + 2 * r) * tw4 * 8 + rows * tw4 * 16;
+    if (bytes <= device->local_mem_size || !l->rows_auto || rows == 1)
+      break;
+    rows /= 2;
+  }
+  *done = bytes <= device->local_mem_size;
+  if (!*done) {
+    GST_LOG_OBJECT (self, "a tile of %" G_GSIZE_FORMAT " bytes exceeds "
+        "local memory: two passes", bytes);
+    return TRUE;
+  }
+  trows = rows;
+  t.local[0] = group;
+  t.local[1] = 1;
+  t.global[0] = (src->units + 4 * group - 1) / (4 * group) * group;
+  t.global[1] = (src->height + rows - 1) / rows;
+  return gst_cl_set_args (self->k_tile16, error, GST_CL_ARG (src->mem),
+      GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+      GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
+      GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+      GST_CL_ARG (src->alpha), GST_CL_ARG (trows),
+      GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r), GST_CL_ARG (halo),
+      GST_CL_ARG (shift), GST_CL_ARG (wmask),
+      GST_CL_ARG_LOCAL ((rows + 2 * r) * tw4 * 8),
+      GST_CL_ARG_LOCAL (rows * tw4 * 16), GST_CL_ARGS_END)
+      && gst_cl_frame_work_enqueue (work, self->k_tile16, &t, error);
+}
+
+/* two passes through an intermediate plane: 16-bit sums for 8 bits, float
+ * sums for more */
+static gboolean
+launch_two_passes (GstClGaussian * self, const GstClPlane * src,
+    const GstClPlane * dst, GstClFrameWork * work, const GstClLaunch * l,
+    gboolean wide, GError ** error)
+{
+  const cl_int shift = src->shift;
+  const cl_uint wmask = ((1u << src->depth) - 1) << src->shift;
+  const cl_int r = self->radius_in_use;
+  const cl_int tstride = src->units;
+
+  if (!ensure_tmp (self, (gsize) src->units * src->height * (wide ? 4 : 2),
+          error))
+    return FALSE;
+  if (!wide)
+    return gst_cl_set_args (self->k_vpass, error, GST_CL_ARG (src->mem),
         GST_CL_ARG (src->stride), GST_CL_ARG (self->tmp), GST_CL_ARG (tstride),
-        GST_CL_ARG (src->units), GST_CL_ARG (src->height), GST_CL_ARG (l.chunk),
-        GST_CL_ARG (l.rows), GST_CL_ARG (self->weights_mem), GST_CL_ARG (r),
-        GST_CL_ARGS_END)
-        && gst_cl_frame_work_enqueue (work, self->k_vpass, &l, error)
+        GST_CL_ARG (src->units), GST_CL_ARG (src->height),
+        GST_CL_ARG (l->chunk), GST_CL_ARG (l->rows),
+        GST_CL_ARG (self->weights_mem), GST_CL_ARG (r), GST_CL_ARGS_END)
+        && gst_cl_frame_work_enqueue (work, self->k_vpass, l, error)
         && gst_cl_set_args (self->k_hpass, error, GST_CL_ARG (self->tmp),
         GST_CL_ARG (tstride), GST_CL_ARG (src->mem), GST_CL_ARG (src->stride),
         GST_CL_ARG (dst->mem), GST_CL_ARG (dst->stride),
         GST_CL_ARG (src->units), GST_CL_ARG (src->height),
-        GST_CL_ARG (src->step), GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk),
-        GST_CL_ARG (l.rows), GST_CL_ARG (self->weights_mem), GST_CL_ARG (r),
-        GST_CL_ARGS_END)
-        && gst_cl_frame_work_enqueue (work, self->k_hpass, &l, error);
+        GST_CL_ARG (src->step), GST_CL_ARG (src->alpha),
+        GST_CL_ARG (l->chunk), GST_CL_ARG (l->rows),
+        GST_CL_ARG (self->weights_mem), GST_CL_ARG (r), GST_CL_ARGS_END)
+        && gst_cl_frame_work_enqueue (work, self->k_hpass, l, error);
+  return gst_cl_set_args (self->k_vpass16, error, GST_CL_ARG (src->mem),
+      GST_CL_ARG (src->stride), GST_CL_ARG (self->tmp), GST_CL_ARG (tstride),
+      GST_CL_ARG (src->units), GST_CL_ARG (src->height), GST_CL_ARG (l->chunk),
+      GST_CL_ARG (l->rows), GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r),
+      GST_CL_ARG (wmask), GST_CL_ARGS_END)
+      && gst_cl_frame_work_enqueue (work, self->k_vpass16, l, error)
+      && gst_cl_set_args (self->k_hpass16, error, GST_CL_ARG (self->tmp),
+      GST_CL_ARG (tstride), GST_CL_ARG (src->mem), GST_CL_ARG (src->stride),
+      GST_CL_ARG (dst->mem), GST_CL_ARG (dst->stride),
+      GST_CL_ARG (src->units), GST_CL_ARG (src->height),
+      GST_CL_ARG (src->step), GST_CL_ARG (src->alpha), GST_CL_ARG (l->chunk),
+      GST_CL_ARG (l->rows), GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r),
+      GST_CL_ARG (shift), GST_CL_ARG (wmask), GST_CL_ARGS_END)
+      && gst_cl_frame_work_enqueue (work, self->k_hpass16, l, error);
+}
+
+/* GPU shape: the band kernel (8 bits), else the one-pass tile where a
+ * work-item covers one unit of a row (pixels-per-item unset); @done FALSE
+ * where neither runs */
+static gboolean
+launch_gpu_one_pass (GstClGaussian * self, const GstClPlane * src,
+    const GstClPlane * dst, GstClFrameWork * work, const GstClLaunch * l,
+    gboolean wide, gboolean * done, GError ** error)
+{
+  *done = FALSE;
+  if (!wide && !gst_cl_gaussian_band_launch (self->band, work, src, dst, l,
+          self->radius_in_use, self->weights, self->weights_mem, done,
+          error))
+    return FALSE;
+  if (*done || l->chunk != 1)
+    return TRUE;
+  return wide ? launch_tile16 (self, src, dst, work, l, done, error)
+      : launch_tile (self, src, dst, work, l, done, error);
+}
+
+static gboolean
+gst_cl_gaussian_process (GstClBaseFilter * base, GstClFrameWork * work,
+    const GstClPlane * src, const GstClPlane * dst, GError ** error)
+{
+  GstClGaussian *self = GST_CL_GAUSSIAN (base);
+  const gboolean wide = GST_CL_PLANE_IS_WIDE (src);
+  gboolean binomial, done = FALSE;
+  GstClLaunch l;
+
+  if (!update_weights (self, work->queue, error))
+    return FALSE;
+  binomial = wide ? self->exact_binomial :
+      gst_cl_gaussian_weights_q8_is_binomial (self->radius_in_use,
+      self->weights);
+  if (src->is_image)
+    return launch_images (self, src, dst, work, wide, binomial, error);
+  if (binomial)
+    return launch_binomial (self, src, dst, work, wide, error);
+  if (gst_cl_frame_work_uses_strips (work)) {
+    if (!launch_strips (self, src, dst, work, wide, &done, error))
+      return FALSE;
+    if (done)
+      return TRUE;
   }
+  /* the shape of the GPU kernels, and of the two passes on both */
+  gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
+  if (!gst_cl_frame_work_uses_strips (work)) {
+    if (!launch_gpu_one_pass (self, src, dst, work, &l, wide, &done, error))
+      return FALSE;
+    if (done)
+      return TRUE;
+  }
+  return launch_two_passes (self, src, dst, work, &l, wide, error);
 }
 
 /* ------------------------------------------------------------------------ */
