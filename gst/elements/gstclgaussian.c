@@ -41,10 +41,9 @@
 #endif
 
 #include "gstclgaussian.h"
+#include "gstclgaussianband.h"
+#include "gstclgaussianweights.h"
 #include "gstclkernels.h"
-
-#include <math.h>
-#include <string.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_gaussian_debug);
 #define GST_CAT_DEFAULT gst_cl_gaussian_debug
@@ -60,39 +59,6 @@ enum
 #define TILE_ROWS 16            /* rows per group, one-pass tiles */
 #define TILE16_GROUP 64         /* work-items (4 samples each) per group,
                                  * one-pass tiles of 16-bit samples */
-/* gaussian_band (kernels/gaussian_band.cl), GPUs, radius 1 to
- * BAND_MAX_RADIUS: the best of a sweep of groups 64-256, blocks of 4-16
- * rows and bands of 16-64 rows on an H100 at radius 7 (4K and 8K GRAY8 and
- * RGBA; bench/probes/radius.c, bench/probes/band.c) */
-#define BAND_MAX_RADIUS 16      /* beyond: the tile (registers, build time) */
-#define BAND_GROUP 128          /* work-items (4 bytes each) across a band */
-
-/* The rows of a block of gaussian_band (BAND_ROWS of the kernel): 16 for
- * 4-byte pixels, 8 otherwise (H100, radius 7, bench/probes/band.c: 16 rows
- * took 8K RGBA from 0.205 to 0.193 ms, but 8K GRAY8 from 0.059 to 0.073);
- * in dot products 12 for 4-byte pixels (16 ran 2x slower there).
- * A band walks one block by default (the tuner's choice in 5 of 6 H100
- * cases with blocks of 8 rows). */
-static guint
-band_block_rows (guint step, gboolean dot)
-{
-  return step == 4 ? (dot ? 12 : 16) : 8;
-}
-
-/* What a build of gaussian_band is for: its radius, pixel size, alpha (or
- * padding) byte (-1: none), Q8 weights and work-group size are constants
- * of the build, so that the taps are immediates, the alpha plane costs
- * nothing and local memory is addressed by immediate offsets (H100, radius
- * 7: 1.05-1.1x for the first three, up to 1.06x for the group) */
-typedef struct
-{
-  guint radius, step;
-  gint alpha;
-  guint16 weights[BAND_MAX_RADIUS + 1];
-  guint group;
-  GstClDotProducts dot;         /* GST_CL_DOT_NONE: multiply-adds */
-} BandBuild;
-
 #define DEFAULT_RADIUS 0
 #define DEFAULT_SIGMA 0.0
 
@@ -116,21 +82,9 @@ struct _GstClGaussian
   gboolean wide;                /* the caps have more than 8 bits a sample */
 
   cl_kernel k3_buffer, k3_words8, k3_words8_any, k_fused, k_tile, k_vpass, k_hpass;
-  /* gaussian_band, built for `band` (NULL if that build failed: the tile
-   * runs instead; band.radius 0: none built) */
-  cl_kernel k_band;
-  BandBuild band;
-  gsize band_max_group;         /* CL_KERNEL_WORK_GROUP_SIZE of k_band */
-  /* the blur changed while playing: band_thread builds the kernel of
-   * band_next (set before it starts) while the tile filters;
-   * band_next_kernel, band_next_error and band_next_done are its result,
-   * under band_lock */
-  GThread *band_thread;
-  BandBuild band_next;
-  GMutex band_lock;
-  cl_kernel band_next_kernel;
-  gchar *band_next_error;
-  gboolean band_next_done;
+  /* gaussian_band on GPUs, for radius 1 to GST_CL_GAUSSIAN_BAND_MAX_RADIUS
+   * (beyond: the tile) */
+  GstClGaussianBand *band;
   cl_kernel k3_image, k_vpass_image, k_hpass_image;
   /* formats of more than 8 bits */
   cl_kernel k3_buffer16, k_fused16, k_tile16, k_vpass16, k_hpass16;
@@ -141,7 +95,6 @@ struct _GstClGaussian
   gsize tmp_size;
 };
 
-static gboolean collect_band_build (GstClGaussian * self, gboolean wait);
 static void gst_cl_gaussian_finalize (GObject * object);
 
 G_DEFINE_TYPE_WITH_CODE (GstClGaussian, gst_cl_gaussian,
@@ -150,102 +103,6 @@ G_DEFINE_TYPE_WITH_CODE (GstClGaussian, gst_cl_gaussian,
         "OpenCL Gaussian blur"));
 GST_ELEMENT_REGISTER_DEFINE (clgaussian, "clgaussian", GST_RANK_NONE,
     GST_TYPE_CL_GAUSSIAN);
-
-/* ------------------------------------------------------------------------ */
-/* Weights                                                                  */
-
-/* OpenCV's fixed kernels for ksize 3, 5 and 7 when sigma is not given */
-static const double small_kernels[3][7] = {
-  {0.25, 0.5, 0.25},
-  {0.0625, 0.25, 0.375, 0.25, 0.0625},
-  {0.03125, 0.109375, 0.21875, 0.28125, 0.21875, 0.109375, 0.03125},
-};
-
-/* OpenCV's 1-D kernel of getGaussianKernel (2r+1, sigma) in double, all
- * 2r+1 taps in @k; returns the radius */
-static guint
-gaussian_kernel (guint radius, gdouble sigma,
-    double k[2 * GST_CL_GAUSSIAN_MAX_RADIUS + 1])
-{
-  double total = 0.0;
-  guint n, i;
-
-  if (radius == 0)
-    radius = sigma > 0 ? (guint) MIN (ceil (3.0 * sigma),
-        GST_CL_GAUSSIAN_MAX_RADIUS) : 1;
-  radius = MIN (radius, GST_CL_GAUSSIAN_MAX_RADIUS);
-  n = 2 * radius + 1;
-
-  if (sigma <= 0 && radius <= 3) {
-    memcpy (k, small_kernels[radius - 1], n * sizeof (double));
-  } else {
-    double s = sigma > 0 ? sigma : 0.3 * ((n - 1) * 0.5 - 1) + 0.8;
-    double scale = -0.5 / (s * s);
-    for (i = 0; i < n; i++) {
-      double x = (double) i - radius;
-      k[i] = exp (scale * x * x);
-      total += k[i];
-    }
-    for (i = 0; i < n; i++)
-      k[i] /= total;
-  }
-  return radius;
-}
-
-guint
-gst_cl_gaussian_weights (guint radius, gdouble sigma,
-    guint16 weights[GST_CL_GAUSSIAN_MAX_RADIUS + 1])
-{
-  double k[2 * GST_CL_GAUSSIAN_MAX_RADIUS + 1], err = 0.0;
-  guint i;
-  gint sum = 0;
-
-  radius = gaussian_kernel (radius, sigma, k);
-
-  /* Q8 with error diffusion from the outer taps inwards; the centre takes
-   * what is left so that the weights sum to exactly 256 */
-  for (i = 0; i < radius; i++) {
-    double v = k[i] * 256.0 + err;
-    double q = rint (v);
-    err = v - q;
-    weights[radius - i] = (guint16) q;
-    sum += (gint) q;
-  }
-  weights[0] = (guint16) (256 - 2 * sum);
-  for (i = radius + 1; i <= GST_CL_GAUSSIAN_MAX_RADIUS; i++)
-    weights[i] = 0;
-  return radius;
-}
-
-/* Whether Q8 weights of @radius are the binomial [64 128 64] (the 3x3
- * kernels rather than those of a radius) */
-static gboolean
-q8_is_binomial (guint radius, const guint16 * w)
-{
-  return radius == 1 && w[0] == 128 && w[1] == 64;
-}
-
-/* The weights (centre first) of the blur the properties describe for
- * formats of more than 8 bits: OpenCV's double kernel rounded to float, and
- * in @binomial (if not NULL) whether it is exactly [1 2 1] / 4. Q8 weights
- * would put a 16-bit result up to 65535 x their error (hundreds of levels)
- * off the double-precision result; float weights and sums stay well within
- * one level of it. Returns the radius. */
-static guint
-gaussian_weights_float (guint radius, gdouble sigma,
-    gfloat weights[GST_CL_GAUSSIAN_MAX_RADIUS + 1], gboolean * binomial)
-{
-  double k[2 * GST_CL_GAUSSIAN_MAX_RADIUS + 1];
-  guint i;
-
-  radius = gaussian_kernel (radius, sigma, k);
-  for (i = 0; i <= GST_CL_GAUSSIAN_MAX_RADIUS; i++)
-    weights[i] = i <= radius ? (gfloat) k[radius + i] : 0.0f;
-  /* only then is the exact integer 3x3 the double-precision result */
-  if (binomial)
-    *binomial = radius == 1 && k[1] == 0.5 && k[0] == 0.25 && k[2] == 0.25;
-  return radius;
-}
 
 /* ------------------------------------------------------------------------ */
 /* Kernels                                                                  */
@@ -334,9 +191,7 @@ gst_cl_gaussian_cleanup (GstClBaseFilter * base)
   release_kernel (&self->k3_words8_any);
   release_kernel (&self->k_fused);
   release_kernel (&self->k_tile);
-  collect_band_build (self, TRUE);
-  release_kernel (&self->k_band);
-  memset (&self->band, 0, sizeof (self->band));
+  gst_cl_gaussian_band_reset (self->band);
   release_kernel (&self->k_vpass);
   release_kernel (&self->k_hpass);
   release_kernel (&self->k3_image);
@@ -353,269 +208,6 @@ gst_cl_gaussian_cleanup (GstClBaseFilter * base)
   release_mem (&self->weights_f_mem);
   release_mem (&self->tmp);
   self->tmp_size = 0;
-}
-
-/* the build options of @b (kernels/gaussian_band.cl) */
-static gchar *
-band_defines (const BandBuild * b)
-{
-  GString *defines = g_string_new (NULL);
-  guint i;
-
-  g_string_printf (defines, "-DGST_CL_RADIUS=%u -DGST_CL_STEP=%u "
-      "-DGST_CL_ALPHA=%d -DGST_CL_GROUP=%u -DGST_CL_WEIGHTS=%u", b->radius,
-      b->step, b->alpha, b->group, b->weights[0]);
-  for (i = 1; i <= b->radius; i++)
-    g_string_append_printf (defines, ",%u", b->weights[i]);
-  if (b->dot != GST_CL_DOT_NONE)
-    g_string_append_printf (defines, " -DGST_CL_DOT=%d", b->dot);
-  return g_string_free (defines, FALSE);
-}
-
-static cl_kernel
-build_band_kernel (GstClDevice * device, const BandBuild * b, GError ** error)
-{
-  gchar *defines = band_defines (b);
-  cl_program program;
-  cl_kernel k = NULL;
-
-  program = gst_cl_device_get_program_with_defines (device, "gaussian_band",
-      gst_cl_source_gaussian_band, defines, error);
-  g_free (defines);
-  if (program) {
-    k = gst_cl_kernel_new (program, "gaussian_band", error);
-    clReleaseProgram (program);
-  }
-  return k;
-}
-
-static gpointer
-band_thread_func (gpointer data)
-{
-  GstClGaussian *self = data;
-  GError *err = NULL;
-  cl_kernel k = build_band_kernel (GST_CL_BASE_TRANSFORM (self)->device,
-      &self->band_next, &err);
-
-  g_mutex_lock (&self->band_lock);
-  self->band_next_kernel = k;
-  self->band_next_error = err ? g_strdup (err->message) : NULL;
-  self->band_next_done = TRUE;
-  g_mutex_unlock (&self->band_lock);
-  g_clear_error (&err);
-  return NULL;
-}
-
-/* The words at each end of a band of gaussian_band that only feed their
- * neighbours (HALO_ITEMS of kernels/gaussian_band.cl): the radius' bytes in
- * whole words, and for 4-byte pixels in whole blocks of 4 pixels. */
-static gsize
-band_halo_items (guint radius, guint step)
-{
-  if (step == 4)
-    return GST_ROUND_UP_4 (radius);
-  return ((gsize) radius * step + 3) / 4;
-}
-
-/* @k (NULL: its build failed, for @why) becomes the band kernel of @b */
-static void
-install_band_kernel (GstClGaussian * self, cl_kernel k, const BandBuild * b,
-    const gchar * why)
-{
-  GstClDevice *device = GST_CL_BASE_TRANSFORM (self)->device;
-  const guint radius = b->radius;
-
-  release_kernel (&self->k_band);
-  self->k_band = k;
-  self->band = *b;
-  if (k && clGetKernelWorkGroupInfo (k, device->device_id,
-          CL_KERNEL_WORK_GROUP_SIZE, sizeof (self->band_max_group),
-          &self->band_max_group, NULL) != CL_SUCCESS)
-    self->band_max_group = 64;
-  if (!k)
-    GST_ELEMENT_WARNING (self, LIBRARY, INIT, ("The faster blur kernel for "
-            "radius %u could not be built: using the general one.", radius),
-        ("%s", GST_STR_NULL (why)));
-  else
-    GST_DEBUG_OBJECT (self, "band kernel for radius %u, %u-byte pixels, "
-        "alpha byte %d", radius, b->step, b->alpha);
-}
-
-/* Takes the background build's kernel once it is done (@wait: waits for
- * it). Returns FALSE while a build is still running. */
-static gboolean
-collect_band_build (GstClGaussian * self, gboolean wait)
-{
-  gboolean done;
-
-  if (!self->band_thread)
-    return TRUE;
-  g_mutex_lock (&self->band_lock);
-  done = self->band_next_done;
-  g_mutex_unlock (&self->band_lock);
-  if (!done && !wait)
-    return FALSE;
-  g_thread_join (self->band_thread);
-  self->band_thread = NULL;
-  install_band_kernel (self, self->band_next_kernel, &self->band_next,
-      self->band_next_error);
-  self->band_next_kernel = NULL;
-  g_clear_pointer (&self->band_next_error, g_free);
-  self->band_next_done = FALSE;
-  return TRUE;
-}
-
-/* The work-items across a band of gaussian_band for @requested (0: the
- * default): at least 8 words of the band write besides the halo_items each
- * side that only feed their neighbours; for 4-byte pixels a multiple of 4
- * (the horizontal pass takes blocks of 4 work-items' sums) */
-static gsize
-band_group (gsize requested, guint radius, guint step)
-{
-  gsize group = requested ? requested : BAND_GROUP;
-
-  group = MAX (group, 2 * band_halo_items (radius, step) + 8);
-  return step == 4 ? GST_ROUND_UP_4 (group) : group;
-}
-
-/* @b: the build of the band kernel for a blur of @radius with Q8
- * @weights (centre first) on pixels of @step bytes whose byte @alpha (-1:
- * none) is copied, in work-groups of @group, on @device: in dot products
- * where it has them, for 1- and 4-byte pixels and weights that fit a byte
- * (all but the narrowest blurs; H100, radius 7: 1.1-1.2x,
- * docs/performance.md) */
-static void
-band_build_init (BandBuild * b, GstClDevice * device, guint radius,
-    guint step, gint alpha, const guint16 * weights, gsize group)
-{
-  guint i;
-
-  memset (b, 0, sizeof (*b));
-  b->radius = radius;
-  b->step = step;
-  b->alpha = alpha;
-  memcpy (b->weights, weights, (radius + 1) * sizeof (guint16));
-  b->group = group;
-  b->dot = step == 1 || step == 4 ? device->dot_products : GST_CL_DOT_NONE;
-  for (i = 0; i <= radius; i++)
-    if (weights[i] > 255)
-      b->dot = GST_CL_DOT_NONE;
-}
-
-/* whether @a and @b are the same build (field by field: a struct's
- * padding need not be copied by an assignment) */
-static gboolean
-band_build_equal (const BandBuild * a, const BandBuild * b)
-{
-  return a->radius == b->radius && a->step == b->step
-      && a->alpha == b->alpha && a->group == b->group && a->dot == b->dot
-      && memcmp (a->weights, b->weights, sizeof (a->weights)) == 0;
-}
-
-/* The band kernel of @b: one program per radius, weights, pixel size,
- * alpha byte and work-group size (kernels/gaussian_band.cl). With @now
- * (caps time, the tuner's frames), or where the device built it before,
- * it is built here; otherwise (the blur or work-group size changed while
- * playing) in a thread of its own, so that the stream never waits for a
- * compile: NULL until it is ready, and the tile filters meanwhile (same
- * output). NULL also where the build failed (warned once). */
-static cl_kernel
-ensure_band_kernel (GstClGaussian * self, const BandBuild * b, gboolean now)
-{
-  GstClDevice *device = GST_CL_BASE_TRANSFORM (self)->device;
-  GError *err = NULL;
-
-  if (!collect_band_build (self, now))
-    return NULL;
-  if (band_build_equal (&self->band, b))
-    return self->k_band;
-  /* a build the device made before (the tuner's, or a blur set back)
-   * costs nothing */
-  if (!now) {
-    gchar *defines = band_defines (b);
-    now = gst_cl_device_has_program_with_defines (device, "gaussian_band",
-        defines);
-    g_free (defines);
-  }
-  if (!now) {
-    self->band_next = *b;
-    self->band_thread = g_thread_try_new ("clgaussian-build",
-        band_thread_func, self, &err);
-    if (self->band_thread) {
-      GST_DEBUG_OBJECT (self, "building the band kernel of radius %u in "
-          "the background", b->radius);
-      return NULL;
-    }
-    GST_WARNING_OBJECT (self, "no build thread (%s): building now",
-        err->message);
-    g_clear_error (&err);
-  }
-  install_band_kernel (self, build_band_kernel (device, b, &err), b,
-      err ? err->message : NULL);
-  g_clear_error (&err);
-  return self->k_band;
-}
-
-/* gaussian_band over @src into @dst where it applies (GPU shape, 8-bit
- * buffers, radius 1 to BAND_MAX_RADIUS, rows on 4-byte aligned addresses,
- * planes under 2 GiB, pixels-per-item unset: @l as
- * gst_cl_frame_work_launch_shape() gave it);
- * FALSE where the tile must run instead, with @error unset. */
-static gboolean
-launch_band (GstClGaussian * self, const GstClPlane * src,
-    const GstClPlane * dst, const GstClLaunch * l, GstClFrameWork * work,
-    gboolean * done, GError ** error)
-{
-  GstClDevice *device = work->device;
-  const cl_int r = self->radius_in_use;
-  guint block_rows;
-  gsize group, halo_items, local_bytes;
-  cl_int rows;
-  cl_kernel k;
-  GstClLaunch b = *l;
-  BandBuild build;
-
-  *done = FALSE;
-  /* the kernel's byte offsets are 32-bit: planes under 2 GiB */
-  if (r > BAND_MAX_RADIUS || l->chunk != 1 || src->stride % 4
-      || dst->stride % 4 || (src->alpha >= 0 && 4 % src->step)
-      || (guint64) src->stride * src->height > G_MAXINT32
-      || (guint64) dst->stride * src->height > G_MAXINT32
-      || !gst_cl_mem_is_aligned (src->mem, 4)
-      || !gst_cl_mem_is_aligned (dst->mem, 4))
-    return TRUE;
-  /* a band: `group` words across, halo_items of them each side feeding
-   * only their neighbours */
-  halo_items = band_halo_items (r, src->step);
-  group = band_group (l->group_auto ? 0 : l->local[0], r, src->step);
-  band_build_init (&build, device, r, src->step, src->alpha, self->weights,
-      group);
-  /* the block's sums: 4 floats a work-item and row, or 4 16-bit values */
-  block_rows = band_block_rows (src->step, build.dot != GST_CL_DOT_NONE);
-  local_bytes = group * block_rows * 4 * (build.dot != GST_CL_DOT_NONE ?
-      sizeof (guint16) : sizeof (gfloat));
-  if (group > device->max_work_group_size
-      || local_bytes > device->local_mem_size)
-    return TRUE;
-  /* the tuner times the kernel it asks for: built now, not meanwhile */
-  if (!(k = ensure_band_kernel (self, &build, work->tuning)))
-    return TRUE;
-  if (group > self->band_max_group)
-    return TRUE;
-  rows = l->rows_auto ? (cl_int) block_rows : l->rows;
-  b.local[0] = group;
-  b.local[1] = 1;
-  b.global[0] = (src->units + (group - 2 * halo_items) * 4 - 1) /
-      ((group - 2 * halo_items) * 4) * group;
-  b.global[1] = (src->height + rows - 1) / rows;
-  *done = TRUE;
-  return gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
-      GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
-      GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
-      GST_CL_ARG (src->height), GST_CL_ARG (src->alpha), GST_CL_ARG (rows),
-      GST_CL_ARG (self->weights_mem), GST_CL_ARG_LOCAL (local_bytes),
-      GST_CL_ARGS_END)
-      && gst_cl_frame_work_enqueue (work, k, &b, error);
 }
 
 static gboolean
@@ -636,18 +228,15 @@ gst_cl_gaussian_configure (GstClBaseFilter * base, const GstVideoInfo * info,
     guint16 w[GST_CL_GAUSSIAN_MAX_RADIUS + 1];
     guint radius;
     gdouble sigma;
-    BandBuild build;
     GST_OBJECT_LOCK (self);
     radius = self->radius;
     sigma = self->sigma;
     GST_OBJECT_UNLOCK (self);
-    radius = gst_cl_gaussian_weights (radius, sigma, w);
-    if (!q8_is_binomial (radius, w) && radius <= BAND_MAX_RADIUS) {
-      band_build_init (&build, GST_CL_BASE_TRANSFORM (base)->device, radius,
-          plane->step, plane->alpha, w, band_group (gst_cl_base_filter_expected_group (base), radius,
-              plane->step));
-      ensure_band_kernel (self, &build, TRUE);
-    }
+    radius = gst_cl_gaussian_weights_q8 (radius, sigma, w);
+    if (!gst_cl_gaussian_weights_q8_is_binomial (radius, w))
+      gst_cl_gaussian_band_prepare (self->band,
+          GST_CL_BASE_TRANSFORM (base)->device, radius, w, plane,
+          gst_cl_base_filter_expected_group (base));
   }
   return TRUE;
 }
@@ -688,9 +277,9 @@ update_weights (GstClGaussian * self, cl_command_queue queue,
   if (self->weights_valid && radius == self->cur_radius_prop
       && sigma == self->cur_sigma_prop)
     return TRUE;
-  self->radius_in_use = gst_cl_gaussian_weights (radius, sigma,
+  self->radius_in_use = gst_cl_gaussian_weights_q8 (radius, sigma,
       self->weights);
-  gaussian_weights_float (radius, sigma, self->weights_f,
+  gst_cl_gaussian_weights_float (radius, sigma, self->weights_f,
       &self->exact_binomial);
   self->cur_radius_prop = radius;
   self->cur_sigma_prop = sigma;
@@ -727,183 +316,49 @@ gst_cl_gaussian_tuning_case (GstClBaseFilter * base)
   sigma = self->sigma;
   GST_OBJECT_UNLOCK (self);
   if (self->wide) {
-    radius = gaussian_weights_float (radius, sigma, wf, &binomial);
+    radius = gst_cl_gaussian_weights_float (radius, sigma, wf, &binomial);
   } else {
-    radius = gst_cl_gaussian_weights (radius, sigma, w);
-    binomial = q8_is_binomial (radius, w);
+    radius = gst_cl_gaussian_weights_q8 (radius, sigma, w);
+    binomial = gst_cl_gaussian_weights_q8_is_binomial (radius, w);
   }
   if (binomial)
     return g_strdup ("3x3");
   return g_strdup_printf ("radius=%u", radius);
 }
 
-/* Formats of more than 8 bits (kernels/gaussian.cl, "More than 8 bits per
- * sample"): the exact 3x3 binomial where the double kernel is [1 2 1] / 4,
- * else the float kernels: strips of rows through a row of local memory on
- * CPUs, a one-pass tile on GPUs, two passes through a float plane where
- * neither fits local memory, two passes for images. Every choice computes
- * the same float operations in the same order, so tunings and memory kinds
+/* The paths of a frame, for both depths: formats of more than 8 bits
+ * (kernels/gaussian16.cl) take float weights and sums and kernels of their
+ * own, but the same choices in the same order as 8 bits: the exact 3x3
+ * binomial where the kernel is [1 2 1] / 4 (for more than 8 bits, where the
+ * double kernel is), else strips of rows through a row of local memory on
+ * CPUs, on GPUs the band kernel (8 bits) or a one-pass tile, and two passes
+ * through an intermediate plane where none of these fits local memory,
+ * two passes for images. For more than 8 bits every choice computes the
+ * same float operations in the same order, so tunings and storage kinds
  * give identical output. */
+
+/* images: the 3x3 binomial or two passes through an intermediate plane
+ * (one texel a pixel for more than 8 bits: CL_R, or CL_RGBA for
+ * RGBA64_LE) */
 static gboolean
-process_wide (GstClGaussian * self, const GstClPlane * src,
-    const GstClPlane * dst, GstClFrameWork * work,
-    GError ** error)
+launch_images (GstClGaussian * self, const GstClPlane * src,
+    const GstClPlane * dst, GstClFrameWork * work, gboolean wide,
+    gboolean binomial, GError ** error)
 {
-  GstClDevice *device = work->device;
-  const cl_int shift = src->shift;
-  const cl_uint wmask = ((1u << src->depth) - 1) << src->shift;
-  cl_int r = self->radius_in_use;
+  const cl_int shift = wide ? src->shift : 0;
+  const cl_uint wmask = wide ? ((1u << src->depth) - 1) << src->shift : 0xff;
+  const cl_int r = self->radius_in_use;
   GstClLaunch l;
 
-  if (src->is_image) {
-    gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
-    if (self->exact_binomial)
-      return gst_cl_set_args (self->k3_image, error, GST_CL_ARG (src->mem),
-          GST_CL_ARG (dst->mem), GST_CL_ARG (src->width),
-          GST_CL_ARG (src->height), GST_CL_ARG (src->step),
-          GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
-          GST_CL_ARG (shift), GST_CL_ARG (wmask), GST_CL_ARGS_END)
-          && gst_cl_frame_work_enqueue (work, self->k3_image, &l, error);
-    /* one texel a pixel (CL_R, or CL_RGBA for RGBA64_LE): step is 1 */
-    g_assert (src->step == 1);
-    return ensure_tmp (self, (gsize) src->width * src->height * 16, error)
-        && gst_cl_set_args (self->k_vpass_image16, error,
-        GST_CL_ARG (src->mem), GST_CL_ARG (self->tmp),
-        GST_CL_ARG (src->width), GST_CL_ARG (src->height),
-        GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
-        GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r), GST_CL_ARG (wmask),
-        GST_CL_ARGS_END)
-        && gst_cl_frame_work_enqueue (work, self->k_vpass_image16, &l, error)
-        && gst_cl_set_args (self->k_hpass_image16, error,
-        GST_CL_ARG (self->tmp), GST_CL_ARG (src->mem), GST_CL_ARG (dst->mem),
-        GST_CL_ARG (src->width), GST_CL_ARG (src->height),
-        GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
-        GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r), GST_CL_ARG (shift),
-        GST_CL_ARG (wmask), GST_CL_ARGS_END)
-        && gst_cl_frame_work_enqueue (work, self->k_hpass_image16, &l, error);
-  }
-
-  if (self->exact_binomial) {
-    gst_cl_frame_work_launch_shape (work, src, TRUE, &l);
-    return gst_cl_set_args (self->k3_buffer16, error, GST_CL_ARG (src->mem),
-        GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
-        GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
+  gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
+  if (binomial)
+    return gst_cl_set_args (self->k3_image, error, GST_CL_ARG (src->mem),
+        GST_CL_ARG (dst->mem), GST_CL_ARG (src->width),
         GST_CL_ARG (src->height), GST_CL_ARG (src->step),
         GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
         GST_CL_ARG (shift), GST_CL_ARG (wmask), GST_CL_ARGS_END)
-        && gst_cl_frame_work_enqueue (work, self->k3_buffer16, &l, error);
-  }
-
-  if (gst_cl_frame_work_uses_strips (work)) {
-    gsize scratch;
-    gst_cl_frame_work_launch_shape (work, src, TRUE, &l);
-    scratch = (gsize) (l.chunk + 2 * r * src->step) * sizeof (gfloat) *
-        l.local[0];
-    if (scratch <= device->local_mem_size)
-      return gst_cl_set_args (self->k_fused16, error, GST_CL_ARG (src->mem),
-          GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
-          GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
-          GST_CL_ARG (src->height), GST_CL_ARG (src->step),
-          GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
-          GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r),
-          GST_CL_ARG (shift), GST_CL_ARG (wmask), GST_CL_ARG_LOCAL (scratch),
-          GST_CL_ARGS_END)
-          && gst_cl_frame_work_enqueue (work, self->k_fused16, &l, error);
-    GST_LOG_OBJECT (self, "row scratch of %" G_GSIZE_FORMAT " bytes exceeds "
-        "local memory: two passes", scratch);
-  }
-
-  /* GPU shape: one pass through a tile in local memory where it fits and
-   * a work-item covers one unit of a row (pixels-per-item unset); with
-   * the automatic rows per group, fewer rows where 16 do not fit (the
-   * halo of a large radius of four-sample pixels) */
-  gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
-  if (!gst_cl_frame_work_uses_strips (work) && l.chunk == 1) {
-    gsize group = l.group_auto ? MIN (TILE16_GROUP,
-        device->max_work_group_size) : l.local[0];
-    gsize rows = l.rows_auto ? TILE_ROWS : (gsize) l.rows;
-    /* radius pixels each side, rounded up to a work-item's 4 samples */
-    cl_int halo = ((gsize) r * src->step + 3) / 4 * 4;
-    gsize tw4 = group + (gsize) halo / 2;
-    gsize bytes;
-
-    for (;;) {
-      bytes = (rows + 2 * r) * tw4 * 8 + rows * tw4 * 16;
-      if (bytes <= device->local_mem_size || !l.rows_auto || rows == 1)
-        break;
-      rows /= 2;
-    }
-    if (bytes <= device->local_mem_size) {
-      cl_int trows = rows;
-      GstClLaunch t = l;
-      t.local[0] = group;
-      t.local[1] = 1;
-      t.global[0] = (src->units + 4 * group - 1) / (4 * group) * group;
-      t.global[1] = (src->height + rows - 1) / rows;
-      return gst_cl_set_args (self->k_tile16, error, GST_CL_ARG (src->mem),
-          GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
-          GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
-          GST_CL_ARG (src->height), GST_CL_ARG (src->step),
-          GST_CL_ARG (src->alpha), GST_CL_ARG (trows),
-          GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r), GST_CL_ARG (halo),
-          GST_CL_ARG (shift), GST_CL_ARG (wmask),
-          GST_CL_ARG_LOCAL ((rows + 2 * r) * tw4 * 8),
-          GST_CL_ARG_LOCAL (rows * tw4 * 16), GST_CL_ARGS_END)
-          && gst_cl_frame_work_enqueue (work, self->k_tile16, &t, error);
-    }
-    GST_LOG_OBJECT (self, "a tile of %" G_GSIZE_FORMAT " bytes exceeds "
-        "local memory: two passes", bytes);
-  }
-
-  /* two passes through a float plane */
-  {
-    cl_int tstride = src->units;
-    return ensure_tmp (self, (gsize) src->units * src->height * 4, error)
-        && gst_cl_set_args (self->k_vpass16, error, GST_CL_ARG (src->mem),
-        GST_CL_ARG (src->stride), GST_CL_ARG (self->tmp), GST_CL_ARG (tstride),
-        GST_CL_ARG (src->units), GST_CL_ARG (src->height), GST_CL_ARG (l.chunk),
-        GST_CL_ARG (l.rows), GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r),
-        GST_CL_ARG (wmask), GST_CL_ARGS_END)
-        && gst_cl_frame_work_enqueue (work, self->k_vpass16, &l, error)
-        && gst_cl_set_args (self->k_hpass16, error, GST_CL_ARG (self->tmp),
-        GST_CL_ARG (tstride), GST_CL_ARG (src->mem), GST_CL_ARG (src->stride),
-        GST_CL_ARG (dst->mem), GST_CL_ARG (dst->stride),
-        GST_CL_ARG (src->units), GST_CL_ARG (src->height),
-        GST_CL_ARG (src->step), GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk),
-        GST_CL_ARG (l.rows), GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r),
-        GST_CL_ARG (shift), GST_CL_ARG (wmask), GST_CL_ARGS_END)
-        && gst_cl_frame_work_enqueue (work, self->k_hpass16, &l, error);
-  }
-}
-
-static gboolean
-gst_cl_gaussian_process (GstClBaseFilter * base, GstClFrameWork * work,
-    const GstClPlane * src, const GstClPlane * dst, GError ** error)
-{
-  GstClGaussian *self = GST_CL_GAUSSIAN (base);
-  GstClDevice *device = work->device;
-  gboolean binomial;
-  GstClLaunch l;
-  cl_int r;
-
-  if (!update_weights (self, work->queue, error))
-    return FALSE;
-  if (GST_CL_PLANE_IS_WIDE (src))
-    return process_wide (self, src, dst, work, error);
-  r = self->radius_in_use;
-  binomial = q8_is_binomial (r, self->weights);
-
-  if (src->is_image) {
-    const cl_int shift = 0;
-    const cl_uint wmask = 0xff;
-    gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
-    if (binomial)
-      return gst_cl_set_args (self->k3_image, error, GST_CL_ARG (src->mem),
-          GST_CL_ARG (dst->mem), GST_CL_ARG (src->width),
-          GST_CL_ARG (src->height), GST_CL_ARG (src->step),
-          GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
-          GST_CL_ARG (shift), GST_CL_ARG (wmask), GST_CL_ARGS_END)
-          && gst_cl_frame_work_enqueue (work, self->k3_image, &l, error);
+        && gst_cl_frame_work_enqueue (work, self->k3_image, &l, error);
+  if (!wide)
     return ensure_tmp (self, (gsize) src->units * src->height * 8, error)
         && gst_cl_set_args (self->k_vpass_image, error, GST_CL_ARG (src->mem),
         GST_CL_ARG (self->tmp), GST_CL_ARG (src->width),
@@ -917,106 +372,297 @@ gst_cl_gaussian_process (GstClBaseFilter * base, GstClFrameWork * work,
         GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
         GST_CL_ARG (self->weights_mem), GST_CL_ARG (r), GST_CL_ARGS_END)
         && gst_cl_frame_work_enqueue (work, self->k_hpass_image, &l, error);
-  }
+  g_assert (src->step == 1);
+  return ensure_tmp (self, (gsize) src->width * src->height * 16, error)
+      && gst_cl_set_args (self->k_vpass_image16, error,
+      GST_CL_ARG (src->mem), GST_CL_ARG (self->tmp),
+      GST_CL_ARG (src->width), GST_CL_ARG (src->height),
+      GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
+      GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r), GST_CL_ARG (wmask),
+      GST_CL_ARGS_END)
+      && gst_cl_frame_work_enqueue (work, self->k_vpass_image16, &l, error)
+      && gst_cl_set_args (self->k_hpass_image16, error,
+      GST_CL_ARG (self->tmp), GST_CL_ARG (src->mem), GST_CL_ARG (dst->mem),
+      GST_CL_ARG (src->width), GST_CL_ARG (src->height),
+      GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
+      GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r), GST_CL_ARG (shift),
+      GST_CL_ARG (wmask), GST_CL_ARGS_END)
+      && gst_cl_frame_work_enqueue (work, self->k_hpass_image16, &l, error);
+}
 
-  if (binomial) {
-    /* GPUs: 8-byte words of rows where they fit; the common pixel sizes
-     * in a kernel of their own (gaussian3_words8 in kernels/gaussian.cl) */
-    cl_kernel k = src->step == 4 || src->step == 1 ? self->k3_words8 :
-        self->k3_words8_any;
-    if (!gst_cl_frame_work_launch_words8 (work, src, dst, &l)) {
-      k = self->k3_buffer;
-      gst_cl_frame_work_launch_shape (work, src, TRUE, &l);
-    }
-    return gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
+/* buffers, the exact 3x3 binomial: for 8 bits on GPUs 8-byte words of rows
+ * where they fit, the common pixel sizes in a kernel of their own
+ * (gaussian3_words8 in kernels/gaussian.cl) */
+static gboolean
+launch_binomial (GstClGaussian * self, const GstClPlane * src,
+    const GstClPlane * dst, GstClFrameWork * work, gboolean wide,
+    GError ** error)
+{
+  const cl_int shift = src->shift;
+  const cl_uint wmask = ((1u << src->depth) - 1) << src->shift;
+  cl_kernel k = src->step == 4 || src->step == 1 ? self->k3_words8 :
+      self->k3_words8_any;
+  GstClLaunch l;
+
+  if (wide) {
+    gst_cl_frame_work_launch_shape (work, src, TRUE, &l);
+    return gst_cl_set_args (self->k3_buffer16, error, GST_CL_ARG (src->mem),
         GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
         GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
         GST_CL_ARG (src->height), GST_CL_ARG (src->step),
         GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
-        GST_CL_ARGS_END)
-        && gst_cl_frame_work_enqueue (work, k, &l, error);
+        GST_CL_ARG (shift), GST_CL_ARG (wmask), GST_CL_ARGS_END)
+        && gst_cl_frame_work_enqueue (work, self->k3_buffer16, &l, error);
   }
-
-  if (gst_cl_frame_work_uses_strips (work)) {
-    gsize scratch;
+  if (!gst_cl_frame_work_launch_words8 (work, src, dst, &l)) {
+    k = self->k3_buffer;
     gst_cl_frame_work_launch_shape (work, src, TRUE, &l);
-    scratch = (gsize) (l.chunk + 2 * r * src->step) * sizeof (gfloat) *
-        l.local[0];
-    if (scratch <= device->local_mem_size)
-      return gst_cl_set_args (self->k_fused, error, GST_CL_ARG (src->mem),
-          GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
-          GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
-          GST_CL_ARG (src->height), GST_CL_ARG (src->step),
-          GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
-          GST_CL_ARG (self->weights_mem), GST_CL_ARG (r),
-          GST_CL_ARG_LOCAL (scratch), GST_CL_ARGS_END)
-          && gst_cl_frame_work_enqueue (work, self->k_fused, &l, error);
+  }
+  return gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
+      GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+      GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
+      GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+      GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
+      GST_CL_ARGS_END)
+      && gst_cl_frame_work_enqueue (work, k, &l, error);
+}
+
+/* CPU shape: strips of rows, each row's vertical sums (the work-item's
+ * columns plus radius pixels each side) in a float row of local memory;
+ * @done FALSE where that row does not fit */
+static gboolean
+launch_strips (GstClGaussian * self, const GstClPlane * src,
+    const GstClPlane * dst, GstClFrameWork * work, gboolean wide,
+    gboolean * done, GError ** error)
+{
+  const cl_int shift = src->shift;
+  const cl_uint wmask = ((1u << src->depth) - 1) << src->shift;
+  const cl_int r = self->radius_in_use;
+  gsize scratch;
+  GstClLaunch l;
+
+  gst_cl_frame_work_launch_shape (work, src, TRUE, &l);
+  scratch = (gsize) (l.chunk + 2 * r * src->step) * sizeof (gfloat) *
+      l.local[0];
+  *done = scratch <= work->device->local_mem_size;
+  if (!*done) {
     GST_LOG_OBJECT (self, "row scratch of %" G_GSIZE_FORMAT " bytes exceeds "
         "local memory: two passes", scratch);
+    return TRUE;
   }
+  if (!wide)
+    return gst_cl_set_args (self->k_fused, error, GST_CL_ARG (src->mem),
+        GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+        GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
+        GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+        GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
+        GST_CL_ARG (self->weights_mem), GST_CL_ARG (r),
+        GST_CL_ARG_LOCAL (scratch), GST_CL_ARGS_END)
+        && gst_cl_frame_work_enqueue (work, self->k_fused, &l, error);
+  return gst_cl_set_args (self->k_fused16, error, GST_CL_ARG (src->mem),
+      GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+      GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
+      GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+      GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows),
+      GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r),
+      GST_CL_ARG (shift), GST_CL_ARG (wmask), GST_CL_ARG_LOCAL (scratch),
+      GST_CL_ARGS_END)
+      && gst_cl_frame_work_enqueue (work, self->k_fused16, &l, error);
+}
 
-  /* GPU shape: one pass through a tile in local memory, where it fits and
-   * a work-item covers one unit of a row (pixels-per-item unset) */
-  gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
-  if (!gst_cl_frame_work_uses_strips (work)) {
-    gboolean done;
-    gboolean ok = launch_band (self, src, dst, &l, work, &done,
-        error);
-    if (done || !ok)
-      return ok;
-  }
-  if (!gst_cl_frame_work_uses_strips (work) && l.chunk == 1) {
-    /* a work-item: four bytes of each row; a tile row: the group's bytes
-     * and, each side, radius pixels rounded up to a 32-bit word */
-    gsize group = l.group_auto ? MIN (TILE_GROUP, device->max_work_group_size)
-        : l.local[0];
-    gsize rows = l.rows_auto ? TILE_ROWS : (gsize) l.rows;
-    cl_int halo = ((gsize) r * src->step + 3) / 4 * 4;
-    gsize tw = 4 * group + 2 * (gsize) halo;
-    /* in_bytes rounded up to 16 bytes: the second local buffer holds
-     * vectors and must stay aligned wherever the runtime puts it */
-    gsize in_bytes = ((rows + 2 * r) * tw + 15) / 16 * 16;
-    gsize vs_bytes = rows * tw * 2;
-    if (in_bytes + vs_bytes <= device->local_mem_size) {
-      cl_int trows = rows;
-      GstClLaunch t = l;
-      t.local[0] = group;
-      t.local[1] = 1;
-      t.global[0] = (src->units + 4 * group - 1) / (4 * group) * group;
-      t.global[1] = (src->height + rows - 1) / rows;
-      return gst_cl_set_args (self->k_tile, error, GST_CL_ARG (src->mem),
-          GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
-          GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
-          GST_CL_ARG (src->height), GST_CL_ARG (src->step),
-          GST_CL_ARG (src->alpha), GST_CL_ARG (trows),
-          GST_CL_ARG (self->weights_mem), GST_CL_ARG (r), GST_CL_ARG (halo),
-          GST_CL_ARG_LOCAL (in_bytes), GST_CL_ARG_LOCAL (vs_bytes),
-          GST_CL_ARGS_END)
-          && gst_cl_frame_work_enqueue (work, self->k_tile, &t, error);
-    }
+/* GPU shape, 8 bits: one pass through a tile in local memory, a
+ * work-item four bytes of each row; a tile row: the group's bytes and,
+ * each side, radius pixels rounded up to a 32-bit word. @done FALSE where
+ * the tile does not fit local memory. */
+static gboolean
+launch_tile (GstClGaussian * self, const GstClPlane * src,
+    const GstClPlane * dst, GstClFrameWork * work, const GstClLaunch * l,
+    gboolean * done, GError ** error)
+{
+  GstClDevice *device = work->device;
+  const cl_int r = self->radius_in_use;
+  gsize group = l->group_auto ? MIN (TILE_GROUP, device->max_work_group_size)
+      : l->local[0];
+  gsize rows = l->rows_auto ? TILE_ROWS : (gsize) l->rows;
+  cl_int halo = ((gsize) r * src->step + 3) / 4 * 4;
+  gsize tw = 4 * group + 2 * (gsize) halo;
+  /* in_bytes rounded up to 16 bytes: the second local buffer holds
+   * vectors and must stay aligned wherever the runtime puts it */
+  gsize in_bytes = ((rows + 2 * r) * tw + 15) / 16 * 16;
+  gsize vs_bytes = rows * tw * 2;
+  cl_int trows = rows;
+  GstClLaunch t = *l;
+
+  *done = in_bytes + vs_bytes <= device->local_mem_size;
+  if (!*done) {
     GST_LOG_OBJECT (self, "a tile of %" G_GSIZE_FORMAT " bytes exceeds "
         "local memory: two passes", in_bytes + vs_bytes);
+    return TRUE;
   }
+  t.local[0] = group;
+  t.local[1] = 1;
+  t.global[0] = (src->units + 4 * group - 1) / (4 * group) * group;
+  t.global[1] = (src->height + rows - 1) / rows;
+  return gst_cl_set_args (self->k_tile, error, GST_CL_ARG (src->mem),
+      GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+      GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
+      GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+      GST_CL_ARG (src->alpha), GST_CL_ARG (trows),
+      GST_CL_ARG (self->weights_mem), GST_CL_ARG (r), GST_CL_ARG (halo),
+      GST_CL_ARG_LOCAL (in_bytes), GST_CL_ARG_LOCAL (vs_bytes),
+      GST_CL_ARGS_END)
+      && gst_cl_frame_work_enqueue (work, self->k_tile, &t, error);
+}
 
-  /* two passes through a 16-bit plane */
-  {
-    cl_int tstride = src->units;
-    return ensure_tmp (self, (gsize) src->units * src->height * 2, error)
-        && gst_cl_set_args (self->k_vpass, error, GST_CL_ARG (src->mem),
+/* GPU shape, more than 8 bits: as launch_tile, a work-item four samples;
+ * with the automatic rows per group, fewer rows where 16 do not fit (the
+ * halo of a large radius of four-sample pixels) */
+static gboolean
+launch_tile16 (GstClGaussian * self, const GstClPlane * src,
+    const GstClPlane * dst, GstClFrameWork * work, const GstClLaunch * l,
+    gboolean * done, GError ** error)
+{
+  GstClDevice *device = work->device;
+  const cl_int shift = src->shift;
+  const cl_uint wmask = ((1u << src->depth) - 1) << src->shift;
+  const cl_int r = self->radius_in_use;
+  gsize group = l->group_auto ? MIN (TILE16_GROUP,
+      device->max_work_group_size) : l->local[0];
+  gsize rows = l->rows_auto ? TILE_ROWS : (gsize) l->rows;
+  /* radius pixels each side, rounded up to a work-item's 4 samples */
+  cl_int halo = ((gsize) r * src->step + 3) / 4 * 4;
+  gsize tw4 = group + (gsize) halo / 2;
+  gsize bytes;
+  cl_int trows;
+  GstClLaunch t = *l;
+
+  for (;;) {
+    bytes = (rows + 2 * r) * tw4 * 8 + rows * tw4 * 16;
+    if (bytes <= device->local_mem_size || !l->rows_auto || rows == 1)
+      break;
+    rows /= 2;
+  }
+  *done = bytes <= device->local_mem_size;
+  if (!*done) {
+    GST_LOG_OBJECT (self, "a tile of %" G_GSIZE_FORMAT " bytes exceeds "
+        "local memory: two passes", bytes);
+    return TRUE;
+  }
+  trows = rows;
+  t.local[0] = group;
+  t.local[1] = 1;
+  t.global[0] = (src->units + 4 * group - 1) / (4 * group) * group;
+  t.global[1] = (src->height + rows - 1) / rows;
+  return gst_cl_set_args (self->k_tile16, error, GST_CL_ARG (src->mem),
+      GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+      GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
+      GST_CL_ARG (src->height), GST_CL_ARG (src->step),
+      GST_CL_ARG (src->alpha), GST_CL_ARG (trows),
+      GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r), GST_CL_ARG (halo),
+      GST_CL_ARG (shift), GST_CL_ARG (wmask),
+      GST_CL_ARG_LOCAL ((rows + 2 * r) * tw4 * 8),
+      GST_CL_ARG_LOCAL (rows * tw4 * 16), GST_CL_ARGS_END)
+      && gst_cl_frame_work_enqueue (work, self->k_tile16, &t, error);
+}
+
+/* two passes through an intermediate plane: 16-bit sums for 8 bits, float
+ * sums for more */
+static gboolean
+launch_two_passes (GstClGaussian * self, const GstClPlane * src,
+    const GstClPlane * dst, GstClFrameWork * work, const GstClLaunch * l,
+    gboolean wide, GError ** error)
+{
+  const cl_int shift = src->shift;
+  const cl_uint wmask = ((1u << src->depth) - 1) << src->shift;
+  const cl_int r = self->radius_in_use;
+  const cl_int tstride = src->units;
+
+  if (!ensure_tmp (self, (gsize) src->units * src->height * (wide ? 4 : 2),
+          error))
+    return FALSE;
+  if (!wide)
+    return gst_cl_set_args (self->k_vpass, error, GST_CL_ARG (src->mem),
         GST_CL_ARG (src->stride), GST_CL_ARG (self->tmp), GST_CL_ARG (tstride),
-        GST_CL_ARG (src->units), GST_CL_ARG (src->height), GST_CL_ARG (l.chunk),
-        GST_CL_ARG (l.rows), GST_CL_ARG (self->weights_mem), GST_CL_ARG (r),
-        GST_CL_ARGS_END)
-        && gst_cl_frame_work_enqueue (work, self->k_vpass, &l, error)
+        GST_CL_ARG (src->units), GST_CL_ARG (src->height),
+        GST_CL_ARG (l->chunk), GST_CL_ARG (l->rows),
+        GST_CL_ARG (self->weights_mem), GST_CL_ARG (r), GST_CL_ARGS_END)
+        && gst_cl_frame_work_enqueue (work, self->k_vpass, l, error)
         && gst_cl_set_args (self->k_hpass, error, GST_CL_ARG (self->tmp),
         GST_CL_ARG (tstride), GST_CL_ARG (src->mem), GST_CL_ARG (src->stride),
         GST_CL_ARG (dst->mem), GST_CL_ARG (dst->stride),
         GST_CL_ARG (src->units), GST_CL_ARG (src->height),
-        GST_CL_ARG (src->step), GST_CL_ARG (src->alpha), GST_CL_ARG (l.chunk),
-        GST_CL_ARG (l.rows), GST_CL_ARG (self->weights_mem), GST_CL_ARG (r),
-        GST_CL_ARGS_END)
-        && gst_cl_frame_work_enqueue (work, self->k_hpass, &l, error);
+        GST_CL_ARG (src->step), GST_CL_ARG (src->alpha),
+        GST_CL_ARG (l->chunk), GST_CL_ARG (l->rows),
+        GST_CL_ARG (self->weights_mem), GST_CL_ARG (r), GST_CL_ARGS_END)
+        && gst_cl_frame_work_enqueue (work, self->k_hpass, l, error);
+  return gst_cl_set_args (self->k_vpass16, error, GST_CL_ARG (src->mem),
+      GST_CL_ARG (src->stride), GST_CL_ARG (self->tmp), GST_CL_ARG (tstride),
+      GST_CL_ARG (src->units), GST_CL_ARG (src->height), GST_CL_ARG (l->chunk),
+      GST_CL_ARG (l->rows), GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r),
+      GST_CL_ARG (wmask), GST_CL_ARGS_END)
+      && gst_cl_frame_work_enqueue (work, self->k_vpass16, l, error)
+      && gst_cl_set_args (self->k_hpass16, error, GST_CL_ARG (self->tmp),
+      GST_CL_ARG (tstride), GST_CL_ARG (src->mem), GST_CL_ARG (src->stride),
+      GST_CL_ARG (dst->mem), GST_CL_ARG (dst->stride),
+      GST_CL_ARG (src->units), GST_CL_ARG (src->height),
+      GST_CL_ARG (src->step), GST_CL_ARG (src->alpha), GST_CL_ARG (l->chunk),
+      GST_CL_ARG (l->rows), GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r),
+      GST_CL_ARG (shift), GST_CL_ARG (wmask), GST_CL_ARGS_END)
+      && gst_cl_frame_work_enqueue (work, self->k_hpass16, l, error);
+}
+
+/* GPU shape: the band kernel (8 bits), else the one-pass tile where a
+ * work-item covers one unit of a row (pixels-per-item unset); @done FALSE
+ * where neither runs */
+static gboolean
+launch_gpu_one_pass (GstClGaussian * self, const GstClPlane * src,
+    const GstClPlane * dst, GstClFrameWork * work, const GstClLaunch * l,
+    gboolean wide, gboolean * done, GError ** error)
+{
+  *done = FALSE;
+  if (!wide && !gst_cl_gaussian_band_launch (self->band, work, src, dst, l,
+          self->radius_in_use, self->weights, self->weights_mem, done,
+          error))
+    return FALSE;
+  if (*done || l->chunk != 1)
+    return TRUE;
+  return wide ? launch_tile16 (self, src, dst, work, l, done, error)
+      : launch_tile (self, src, dst, work, l, done, error);
+}
+
+static gboolean
+gst_cl_gaussian_process (GstClBaseFilter * base, GstClFrameWork * work,
+    const GstClPlane * src, const GstClPlane * dst, GError ** error)
+{
+  GstClGaussian *self = GST_CL_GAUSSIAN (base);
+  const gboolean wide = GST_CL_PLANE_IS_WIDE (src);
+  gboolean binomial, done = FALSE;
+  GstClLaunch l;
+
+  if (!update_weights (self, work->queue, error))
+    return FALSE;
+  binomial = wide ? self->exact_binomial :
+      gst_cl_gaussian_weights_q8_is_binomial (self->radius_in_use,
+      self->weights);
+  if (src->is_image)
+    return launch_images (self, src, dst, work, wide, binomial, error);
+  if (binomial)
+    return launch_binomial (self, src, dst, work, wide, error);
+  if (gst_cl_frame_work_uses_strips (work)) {
+    if (!launch_strips (self, src, dst, work, wide, &done, error))
+      return FALSE;
+    if (done)
+      return TRUE;
   }
+  /* the shape of the GPU kernels, and of the two passes on both */
+  gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
+  if (!gst_cl_frame_work_uses_strips (work)) {
+    if (!launch_gpu_one_pass (self, src, dst, work, &l, wide, &done, error))
+      return FALSE;
+    if (done)
+      return TRUE;
+  }
+  return launch_two_passes (self, src, dst, work, &l, wide, error);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1109,7 +755,7 @@ gst_cl_gaussian_finalize (GObject * object)
 {
   GstClGaussian *self = GST_CL_GAUSSIAN (object);
 
-  g_mutex_clear (&self->band_lock);
+  gst_cl_gaussian_band_free (self->band);
   G_OBJECT_CLASS (gst_cl_gaussian_parent_class)->finalize (object);
 }
 
@@ -1118,5 +764,5 @@ gst_cl_gaussian_init (GstClGaussian * self)
 {
   self->radius = DEFAULT_RADIUS;
   self->sigma = DEFAULT_SIGMA;
-  g_mutex_init (&self->band_lock);
+  self->band = gst_cl_gaussian_band_new (GST_ELEMENT (self));
 }
