@@ -204,6 +204,56 @@ gst_cl_event_wait (cl_event event, GError ** error)
 }
 
 /**
+ * gst_cl_buffer_ensure:
+ * @mem: (inout): the buffer, replaced by a larger one where it holds less
+ *   than @size bytes (its content is then lost)
+ * @have: (inout): the bytes *@mem holds
+ * @fresh: (out) (optional): set to TRUE when a new buffer was made
+ * @what: names the allocation in errors
+ *
+ * A device buffer of at least @size bytes in *@mem.
+ */
+gboolean
+gst_cl_buffer_ensure (cl_context context, cl_mem * mem, gsize * have,
+    gsize size, gboolean * fresh, const gchar * what, GError ** error)
+{
+  cl_int st;
+
+  if (*mem && *have >= size)
+    return TRUE;
+  g_clear_pointer (mem, clReleaseMemObject);
+  *have = 0;
+  *mem = clCreateBuffer (context, CL_MEM_READ_WRITE, size, NULL, &st);
+  if (st != CL_SUCCESS) {
+    *mem = NULL;
+    return gst_cl_fail (error, st, what);
+  }
+  *have = size;
+  if (fresh)
+    *fresh = TRUE;
+  return TRUE;
+}
+
+/**
+ * gst_cl_buffer_zero:
+ * @what: names the fill in errors
+ *
+ * Enqueues the zeroing of the first @size bytes of @mem on @queue.
+ */
+gboolean
+gst_cl_buffer_zero (cl_command_queue queue, cl_mem mem, gsize size,
+    const gchar * what, GError ** error)
+{
+  const cl_uint zero = 0;
+  cl_int st = clEnqueueFillBuffer (queue, mem, &zero, sizeof (zero), 0, size,
+      0, NULL, NULL);
+
+  if (st != CL_SUCCESS)
+    return gst_cl_fail (error, st, what);
+  return TRUE;
+}
+
+/**
  * gst_cl_event_done:
  *
  * Whether @event has completed (or failed), without waiting.

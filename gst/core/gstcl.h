@@ -38,6 +38,13 @@ gboolean gst_cl_fail (GError ** error, cl_int status, const gchar * what);
 /* clSetKernelArg over a list of (size, pointer) pairs ended by 0. */
 gboolean gst_cl_set_args (cl_kernel kernel, GError ** error, ...);
 
+gboolean gst_cl_buffer_ensure (cl_context context, cl_mem * mem,
+    gsize * have, gsize size, gboolean * fresh, const gchar * what,
+    GError ** error);
+
+gboolean gst_cl_buffer_zero (cl_command_queue queue, cl_mem mem, gsize size,
+    const gchar * what, GError ** error);
+
 
 
 gboolean gst_cl_event_wait (cl_event event, GError ** error);

@@ -4,10 +4,11 @@
 
 #include <glib.h>
 
-G_BEGIN_DECLS
+/* GST_CL_GAUSSIAN_MAX_RADIUS, the largest radius (kernels up to 129x129),
+ * which the kernels share */
+#include "gstclshared.h"
 
-/* the largest radius of clgaussian: kernels up to 129x129 */
-#define GST_CL_GAUSSIAN_MAX_RADIUS 64
+G_BEGIN_DECLS
 
 guint gst_cl_gaussian_weights_kernel (guint radius, gdouble sigma,
     gdouble k[2 * GST_CL_GAUSSIAN_MAX_RADIUS + 1]);

@@ -11,6 +11,7 @@
 #endif
 
 #include "gstclhistogramcount.h"
+#include "gstclhistogramdeep.h"
 #include "gstclhistogramstats.h"
 #include "gstclkernels.h"
 
@@ -37,14 +38,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_histogram_count_debug);
 #define VEC_GROUP 512
 #define VEC_GROUPS_PER_CU 1
 #define VEC_COPIES 4
-/* formats of more than 8 bits (counts of 2^D levels per slot) */
-#define MAX_DEPTH 16
-#define DEEP_UNITS_PER_CU 2     /* strips: tables per compute unit */
-#define MAX_DEEP_UNITS 64       /* strips: tables at most, whatever the
-                                 * tuning (2^16 levels: 256 KiB each) */
-#define DEEP_REDUCE_SPAN 64     /* 16-level vectors per reduce work-item */
-#define DEEP_LOCAL_BYTES 32768  /* tiles: local tables up to this size (2^10
-                                 * and 2^12 levels), else global atomics */
 
 /* histogram_tiles built for one format and launch: its arguments as
  * constants of the build (GST_CL_HIST_* in kernels/histogram.cl), so that
@@ -87,13 +80,7 @@ struct _GstClHistogramCount
   cl_mem totals;                /* N_SLOTS * 256 sums of the partials */
 
   /* formats of more than 8 bits */
-  cl_kernel k_deep_strips, k_deep_reduce, k_deep_tiles, k_deep_image;
-  cl_mem deep_tables;           /* strips: per work-item tables, zero
-                                 * between frames */
-  gsize deep_tables_size;
-  gboolean deep_tables_dirty;   /* a frame failed: zero them again */
-  cl_mem deep_totals;           /* counted slots << D counts of a frame */
-  gsize deep_totals_size;
+  GstClHistogramDeep *deep;
 };
 
 /* ------------------------------------------------------------------------ */
@@ -135,18 +122,11 @@ gst_cl_histogram_count_new (GstClDevice * device, cl_program program,
               error))
       || !(count->k_tiles = gst_cl_kernel_new (program, "histogram_tiles",
               error))
-      || !(count->k_deep_strips = gst_cl_kernel_new (program,
-              "histogram_deep_strips", error))
-      || !(count->k_deep_reduce = gst_cl_kernel_new (program,
-              "histogram_deep_reduce", error))
-      || !(count->k_deep_tiles = gst_cl_kernel_new (program,
-              "histogram_deep_tiles", error)))
+      || !(count->deep = gst_cl_histogram_deep_new (device, program, error)))
     goto failed;
   if (device->image_support &&
-      (!(count->k_image = gst_cl_kernel_new (program, "histogram_image",
-                  error))
-          || !(count->k_deep_image = gst_cl_kernel_new (program,
-                  "histogram_deep_image", error))))
+      !(count->k_image = gst_cl_kernel_new (program, "histogram_image",
+              error)))
     goto failed;
   count->totals = clCreateBuffer (device->context, CL_MEM_READ_WRITE,
       N_SLOTS * 256 * sizeof (guint32), NULL, &st);
@@ -180,12 +160,7 @@ gst_cl_histogram_count_free (GstClHistogramCount * count)
   g_clear_pointer (&count->k_pairs, clReleaseKernel);
   g_clear_pointer (&count->k_reduce, clReleaseKernel);
   g_clear_pointer (&count->k_tiles_fixed, clReleaseKernel);
-  g_clear_pointer (&count->k_deep_strips, clReleaseKernel);
-  g_clear_pointer (&count->k_deep_reduce, clReleaseKernel);
-  g_clear_pointer (&count->k_deep_tiles, clReleaseKernel);
-  g_clear_pointer (&count->k_deep_image, clReleaseKernel);
-  g_clear_pointer (&count->deep_tables, clReleaseMemObject);
-  g_clear_pointer (&count->deep_totals, clReleaseMemObject);
+  g_clear_pointer (&count->deep, gst_cl_histogram_deep_free);
   g_clear_pointer (&count->totals, clReleaseMemObject);
   g_clear_pointer (&count->tables, clReleaseMemObject);
   g_clear_pointer (&count->partials, clReleaseMemObject);
@@ -314,47 +289,10 @@ gst_cl_histogram_count_prepare_tiles (GstClHistogramCount * count,
 /* ------------------------------------------------------------------------ */
 /* Buffers                                                                  */
 
-/* a device buffer of at least @size bytes in *@mem */
-static gboolean
-ensure_buffer (GstClHistogramCount * count, cl_mem * mem, gsize * have,
-    gsize size, gboolean * fresh, const gchar * what, GError ** error)
-{
-  cl_int st;
-
-  if (*mem && *have >= size)
-    return TRUE;
-  g_clear_pointer (mem, clReleaseMemObject);
-  *have = 0;
-  *mem = clCreateBuffer (count->device->context, CL_MEM_READ_WRITE, size,
-      NULL, &st);
-  if (st != CL_SUCCESS) {
-    *mem = NULL;
-    return gst_cl_fail (error, st, what);
-  }
-  *have = size;
-  if (fresh)
-    *fresh = TRUE;
-  return TRUE;
-}
-
-/* zeroes the first @size bytes of @mem on @queue; @what names the fill in
- * errors */
-static gboolean
-zero_buffer (cl_command_queue queue, cl_mem mem, gsize size,
-    const gchar * what, GError ** error)
-{
-  const cl_uint zero = 0;
-  cl_int st = clEnqueueFillBuffer (queue, mem, &zero, sizeof (zero), 0, size,
-      0, NULL, NULL);
-  if (st != CL_SUCCESS)
-    return gst_cl_fail (error, st, what);
-  return TRUE;
-}
-
 static gboolean
 ensure_partials (GstClHistogramCount * count, guint n_units, GError ** error)
 {
-  return ensure_buffer (count, &count->partials, &count->partials_size,
+  return gst_cl_buffer_ensure (count->device->context, &count->partials, &count->partials_size,
       (gsize) N_SLOTS * n_units * 256 * sizeof (guint32), NULL,
       "clCreateBuffer (partial histograms)", error);
 }
@@ -364,12 +302,12 @@ static gboolean
 ensure_tables (GstClHistogramCount * count, GstClFrameWork * work,
     guint n_units, GError ** error)
 {
-  if (!ensure_buffer (count, &count->tables, &count->tables_size,
+  if (!gst_cl_buffer_ensure (count->device->context, &count->tables, &count->tables_size,
           (gsize) n_units * PAIR_TABLE_SIZE * sizeof (guint32),
           &count->tables_dirty, "clCreateBuffer (pair tables)", error))
     return FALSE;
   if (count->tables_dirty) {
-    if (!zero_buffer (work->queue, count->tables, count->tables_size,
+    if (!gst_cl_buffer_zero (work->queue, count->tables, count->tables_size,
             "clEnqueueFillBuffer (pair tables)", error))
       return FALSE;
     count->tables_dirty = FALSE;
@@ -493,7 +431,7 @@ count_tiles (GstClHistogramCount * count, const GstClPlane * src,
   tiles_shape (work, src, sixteen, &l);
   copies = b.copies;
   local_bytes = (gsize) copies * N_SLOTS * 256 * sizeof (guint32);
-  if (!zero_buffer (work->queue, count->totals,
+  if (!gst_cl_buffer_zero (work->queue, count->totals,
           N_SLOTS * 256 * sizeof (guint32), "clEnqueueFillBuffer (totals)",
           error))
     return FALSE;
@@ -597,181 +535,6 @@ count_bytes (GstClHistogramCount * count, const GstClPlane * src,
 }
 
 /* ------------------------------------------------------------------------ */
-/* Formats of more than 8 bits: 2^D levels per slot                         */
-
-/* CPUs: a few work-items count whole strips into tables of their own (a
- * bounded number, whatever the tuning: 2^16 levels take 256 KiB a table),
- * then histogram_deep_reduce adds them into deep_totals and zeroes them. */
-static gboolean
-count_deep_strips (GstClHistogramCount * count, const GstClPlane * src,
-    cl_int iwant, cl_int n_tables, GstClFrameWork * work, GError ** error)
-{
-  GstClDevice *device = work->device;
-  cl_int depth = src->depth, shift = src->shift, copies, n_units, n_cols;
-  cl_int n_rects, chunk, rows, vectors, span;
-  GstClLaunch l, r;
-  gsize target;
-
-  gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
-  /* whole pixels per rectangle */
-  chunk = l.chunk;
-  if (chunk % src->step)
-    chunk += src->step - chunk % src->step;
-  rows = l.rows;
-  target = CLAMP (DEEP_UNITS_PER_CU * device->compute_units, 1,
-      MAX_DEEP_UNITS);
-  n_cols = (src->units + chunk - 1) / chunk;
-  if (l.rows_auto) {
-    /* one strip per work-item, read in row order */
-    gsize per_col = MAX (1, target / n_cols);
-    rows = MAX (1, (src->height + per_col - 1) / per_col);
-  }
-  n_rects = n_cols * ((src->height + rows - 1) / rows);
-  n_units = MIN ((gsize) n_rects, target);
-  /* copies of one-sample tables spread repeated levels over several
-   * counters: 4 for 2^10 and 2^12 levels (16 and 64 KiB in all, in the
-   * core's caches), 2 for 2^16 (512 KiB); RGB pixels count their runs */
-  copies = src->step != 1 ? 1 : depth <= 12 ? 4 : 2;
-
-  if (!ensure_buffer (count, &count->deep_tables, &count->deep_tables_size,
-          ((gsize) n_units * n_tables * copies << depth) * sizeof (guint32),
-          &count->deep_tables_dirty, "clCreateBuffer (histogram tables)",
-          error))
-    return FALSE;
-  if (count->deep_tables_dirty) {
-    if (!zero_buffer (work->queue, count->deep_tables,
-            count->deep_tables_size, "clEnqueueFillBuffer (histograms)",
-            error))
-      return FALSE;
-    count->deep_tables_dirty = FALSE;
-  }
-  /* until the reduce has run: a failed frame may leave counts there */
-  count->deep_tables_dirty = TRUE;
-
-  l.global[0] = n_units;
-  l.global[1] = 1;
-  l.local[0] = l.local[1] = 1;
-  if (!gst_cl_set_args (count->k_deep_strips, error, GST_CL_ARG (src->mem),
-          GST_CL_ARG (src->stride), GST_CL_ARG (src->units),
-          GST_CL_ARG (src->height), GST_CL_ARG (src->step),
-          GST_CL_ARG (count->r_off), GST_CL_ARG (count->g_off),
-          GST_CL_ARG (count->b_off), GST_CL_ARG (iwant), GST_CL_ARG (depth),
-          GST_CL_ARG (shift), GST_CL_ARG (chunk), GST_CL_ARG (rows),
-          GST_CL_ARG (n_cols), GST_CL_ARG (n_rects),
-          GST_CL_ARG (count->deep_tables), GST_CL_ARG (n_units),
-          GST_CL_ARG (copies), GST_CL_ARGS_END)
-      || !gst_cl_frame_work_enqueue (work, count->k_deep_strips, &l, error))
-    return FALSE;
-
-  /* a work-item per DEEP_REDUCE_SPAN vectors of 16 levels: a few dozen for
-   * 2^16 levels, one for 2^10 */
-  vectors = (n_tables << depth) / 16;
-  span = DEEP_REDUCE_SPAN;
-  r = l;
-  r.global[0] = (vectors + span - 1) / span;
-  return gst_cl_set_args (count->k_deep_reduce, error,
-      GST_CL_ARG (count->deep_tables), GST_CL_ARG (n_units),
-      GST_CL_ARG (n_tables), GST_CL_ARG (copies), GST_CL_ARG (depth),
-      GST_CL_ARG (span), GST_CL_ARG (count->deep_totals), GST_CL_ARGS_END)
-      && gst_cl_frame_work_enqueue (work, count->k_deep_reduce, &r, error);
-}
-
-/* GPUs and images: work-groups add into deep_totals (zeroed first), from
- * local tables where they fit, else with global atomics. */
-static gboolean
-count_deep_tiles (GstClHistogramCount * count, const GstClPlane * src,
-    cl_int iwant, cl_int n_tables, GstClFrameWork * work, GError ** error)
-{
-  GstClDevice *device = work->device;
-  cl_int depth = src->depth, shift = src->shift, copies;
-  gsize table_bytes = ((gsize) n_tables << depth) * sizeof (guint32);
-  gsize items, group, groups_x, groups_y, budget, local_bytes;
-  cl_kernel k = src->is_image ? count->k_deep_image : count->k_deep_tiles;
-  GstClLaunch l;
-
-  gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
-  if (l.group_auto)
-    l.local[0] = MAX (1, MIN (TILE_GROUP, device->max_work_group_size));
-  /* eight one-sample pixels per work-item in buffers, else a pixel */
-  items = !src->is_image && src->step == 1 ? (gsize) (src->units + 7) / 8 :
-      (gsize) src->width;
-  group = l.local[0];
-  groups_x = CLAMP ((items + group - 1) / group, 1, TILE_MAX_GROUPS_X);
-  groups_y = CLAMP (TILE_GROUPS_PER_CU * device->compute_units / groups_x, 1,
-      (gsize) src->height);
-  l.global[0] = groups_x * group;
-  l.global[1] = groups_y;
-  l.local[1] = 1;
-  budget = MIN (DEEP_LOCAL_BYTES, device->local_mem_size);
-  copies = MIN (TILE_COPIES, budget / table_bytes);
-  /* a local argument cannot be empty */
-  local_bytes = copies ? copies * table_bytes : sizeof (guint32);
-
-  if (!zero_buffer (work->queue, count->deep_totals, table_bytes,
-          "clEnqueueFillBuffer (histograms)", error))
-    return FALSE;
-  if (src->is_image) {
-    cl_int layout = count->has_rgb ? 4 : 0;
-    if (!gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
-            GST_CL_ARG (src->width), GST_CL_ARG (src->height),
-            GST_CL_ARG (layout), GST_CL_ARG (count->r_off),
-            GST_CL_ARG (count->g_off), GST_CL_ARG (count->b_off),
-            GST_CL_ARG (iwant), GST_CL_ARG (depth), GST_CL_ARG (shift),
-            GST_CL_ARG (count->deep_totals), GST_CL_ARG_LOCAL (local_bytes),
-            GST_CL_ARG (copies), GST_CL_ARGS_END))
-      return FALSE;
-  } else if (!gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
-          GST_CL_ARG (src->stride), GST_CL_ARG (src->units),
-          GST_CL_ARG (src->height), GST_CL_ARG (src->step),
-          GST_CL_ARG (count->r_off), GST_CL_ARG (count->g_off),
-          GST_CL_ARG (count->b_off), GST_CL_ARG (iwant), GST_CL_ARG (depth),
-          GST_CL_ARG (shift), GST_CL_ARG (count->deep_totals),
-          GST_CL_ARG_LOCAL (local_bytes), GST_CL_ARG (copies),
-          GST_CL_ARGS_END)) {
-    return FALSE;
-  }
-  return gst_cl_frame_work_enqueue (work, k, &l, error);
-}
-
-/* Formats of more than 8 bits: counts of all 2^D levels of each counted
- * slot, packed (the counted slots only) in deep_totals, read back in one
- * piece: 4 KiB (P010 luma) to 1 MiB (RGBA64 all channels). */
-static gboolean
-count_deep (GstClHistogramCount * count, const GstClPlane * src,
-    GstClHistogramCounts * pf, GstClFrameWork * work, GError ** error)
-{
-  cl_int iwant = pf->want, n_tables = __builtin_popcount (pf->want);
-  gsize bytes = ((gsize) n_tables << src->depth) * sizeof (guint32);
-  gboolean ok;
-  cl_int st;
-
-  g_return_val_if_fail (src->depth > 8 && src->depth <= MAX_DEPTH, FALSE);
-  if (!ensure_buffer (count, &count->deep_totals, &count->deep_totals_size,
-          bytes, NULL, "clCreateBuffer (histogram totals)", error))
-    return FALSE;
-  if (!src->is_image && gst_cl_frame_work_uses_strips (work))
-    ok = count_deep_strips (count, src, iwant, n_tables, work, error);
-  else
-    ok = count_deep_tiles (count, src, iwant, n_tables, work, error);
-  if (!ok)
-    return FALSE;
-
-  pf->depth = src->depth;
-  pf->n_units = 1;
-  pf->host = g_malloc (bytes);
-  st = clEnqueueReadBuffer (work->queue, count->deep_totals, CL_FALSE, 0,
-      bytes, pf->host, 0, NULL, &pf->read);
-  if (st != CL_SUCCESS) {
-    pf->read = NULL;
-    return gst_cl_fail (error, st, "clEnqueueReadBuffer (histograms)");
-  }
-  /* the base class flushes the queue after the frame's marker; the reduce
-   * zeroed the tables */
-  count->deep_tables_dirty = FALSE;
-  return TRUE;
-}
-
-/* ------------------------------------------------------------------------ */
 /* Frames                                                                   */
 
 /**
@@ -793,8 +556,13 @@ gst_cl_histogram_count_frame (GstClHistogramCount * count,
     GstClFrameWork * work, const GstClPlane * src,
     GstClHistogramCounts * counts, GError ** error)
 {
-  if (GST_CL_PLANE_IS_WIDE (src))
-    return count_deep (count, src, counts, work, error);
+  if (GST_CL_PLANE_IS_WIDE (src)) {
+    const gint offsets[3] = { count->r_off, count->g_off, count->b_off };
+    counts->depth = src->depth;
+    counts->n_units = 1;
+    return gst_cl_histogram_deep_count (count->deep, work, src, offsets,
+        count->has_rgb, counts->want, &counts->host, &counts->read, error);
+  }
   return count_bytes (count, src, counts, work, error);
 }
 
