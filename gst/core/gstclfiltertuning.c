@@ -212,8 +212,8 @@ tune_run (const GstClDecomposition * tuning, guint frames, gdouble * ms,
  * of noise. Neighbouring pixels share a level about as often as in
  * photographs (one pair in eight), which is what a histogram's speed
  * depends on: on uniform noise, where no level repeats and a CPU's 256 KiB
- * pair table is read at random, the tuner picked a decomposition 1.3x
- * slower on real pictures (docs/tuning.md, "What the tuner measures on").
+ * pair table is read at random, the tuner picked decompositions that were
+ * slower on real pictures (docs/tuning.md).
  * The filters' kernels take the same time on any picture. Samples of more
  * than 8 bits get the level in their high bits and noise below, at the
  * format's shift (all such formats here are little-endian).
