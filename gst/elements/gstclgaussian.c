@@ -241,23 +241,13 @@ gst_cl_gaussian_configure (GstClBaseFilter * base, const GstVideoInfo * info,
   return TRUE;
 }
 
+/* the intermediate plane of the two-pass kernels, at least @size bytes */
 static gboolean
 ensure_tmp (GstClGaussian * self, gsize size, GError ** error)
 {
-  GstClDevice *device = GST_CL_BASE_TRANSFORM (self)->device;
-  cl_int st;
-
-  if (self->tmp && self->tmp_size >= size)
-    return TRUE;
-  release_mem (&self->tmp);
-  self->tmp = clCreateBuffer (device->context, CL_MEM_READ_WRITE, size, NULL,
-      &st);
-  if (st != CL_SUCCESS) {
-    self->tmp = NULL;
-    return gst_cl_fail (error, st, "clCreateBuffer (intermediate plane)");
-  }
-  self->tmp_size = size;
-  return TRUE;
+  return gst_cl_buffer_ensure (GST_CL_BASE_TRANSFORM (self)->device->context,
+      &self->tmp, &self->tmp_size, size, NULL,
+      "clCreateBuffer (intermediate plane)", error);
 }
 
 /* Recomputes and uploads the weights when the properties changed. */
