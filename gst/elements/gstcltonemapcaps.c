@@ -13,6 +13,7 @@
 #include "core/gstclcaps.h"
 #include "gstclshared.h"
 
+#include <math.h>
 #include <string.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_tonemap_caps_debug);
@@ -281,6 +282,22 @@ set_gamut (cl_float * cfg, GstVideoColorPrimaries primaries)
   return TRUE;
 }
 
+/* the tables of tonemap.cl, in double precision */
+static void
+set_luts (cl_float * lut, gboolean hlg)
+{
+  const guint n = GST_CL_TONEMAP_LUT;
+  guint i;
+
+  for (i = 0; i <= n; i++) {
+    gdouble e = (gdouble) i / n;
+    lut[i] = hlg ? gst_cl_tonemap_hlg_inverse_oetf (e) :
+        gst_cl_tonemap_pq_eotf (e);
+    /* over u = sqrt (L / Lt): V = (u^2)^(1 / 2.4) */
+    lut[n + 1 + i] = pow (e, 2.0 / 2.4);
+  }
+}
+
 /* MaxCLL, else the mastering display's peak, in nits; 0 if neither */
 static gdouble
 metadata_peak (GstCaps * caps)
@@ -395,6 +412,7 @@ gst_cl_tonemap_setup_from_caps (GstCaps * incaps, const GstVideoInfo * in,
     return FALSE;
   }
   setup->meta_peak = metadata_peak (incaps);
+  set_luts (setup->lut, c.transfer == GST_VIDEO_TRANSFER_ARIB_STD_B67);
   GST_DEBUG ("HDR %s, %s primaries, %u to %u bits, metadata peak %g",
       c.transfer == GST_VIDEO_TRANSFER_SMPTE2084 ? "PQ" : "HLG",
       primaries_name (c.primaries), in_depth, out_depth,

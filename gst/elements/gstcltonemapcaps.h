@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/gstcl.h"
+#include "gstclshared.h"
 
 #include <gst/video/video.h>
 
@@ -21,6 +22,9 @@ G_BEGIN_DECLS
  * @in_fmt, @out_fmt: the frames' formats as the kernels take them
  * @meta_peak: MaxCLL, else the mastering display's maximum luminance, in
  *   nits; 0 when the caps carry neither
+ * @lut: tonemap.cl's `lut`: the input's transfer (PQ's EOTF in nits, or
+ *   HLG's inverse OETF) over the signal, then BT.1886's inverse over
+ *   sqrt (L / Lt), each GST_CL_TONEMAP_LUT + 1 entries
  *
  * What the caps decide, for set_info.
  */
@@ -30,6 +34,7 @@ typedef struct
   cl_float cfg[32];
   cl_int8 in_fmt, out_fmt;
   gdouble meta_peak;
+  cl_float lut[2 * (GST_CL_TONEMAP_LUT + 1)];
 } GstClToneMapSetup;
 
 GstCaps *gst_cl_tonemap_transform_caps (GstPadDirection direction,

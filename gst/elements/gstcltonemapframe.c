@@ -113,7 +113,11 @@ gst_cl_tone_map_frames_start (GstClToneMapFrames * f, GstClDevice * device,
               error))
       || !(f->state = new_buffer (device, GST_CL_TONEMAP_STATE_SIZE * 4,
               error))
-      || !(f->hist = new_buffer (device, GST_CL_TONEMAP_BINS * 4, error)))
+      || !(f->hist = new_buffer (device, GST_CL_TONEMAP_BINS * 4, error))
+      || !(f->lut = new_buffer (device, sizeof (((GstClToneMapSetup *)
+                      NULL)->lut), error))
+      || !(f->gain = new_buffer (device, (GST_CL_TONEMAP_LUT + 1) * 4,
+              error)))
     return FALSE;
   clGetKernelWorkGroupInfo (f->k_hist, device->device_id,
       CL_KERNEL_WORK_GROUP_SIZE, sizeof (wg), &wg, NULL);
@@ -216,6 +220,8 @@ gst_cl_tone_map_frames_stop (GstClToneMapFrames * f, GstElement * element)
   release_mem (&f->params);
   release_mem (&f->state);
   release_mem (&f->hist);
+  release_mem (&f->lut);
+  release_mem (&f->gain);
   if (f->program)
     clReleaseProgram (f->program);
   f->program = NULL;
@@ -262,6 +268,9 @@ gst_cl_tone_map_frames_set_caps (GstClToneMapFrames * f,
   /* once per caps, not per frame: a blocking write is fine here */
   st = clEnqueueWriteBuffer (q, f->cfg, CL_TRUE, 0, sizeof (setup->cfg),
       setup->cfg, 0, NULL, NULL);
+  if (st == CL_SUCCESS)
+    st = clEnqueueWriteBuffer (q, f->lut, CL_TRUE, 0, sizeof (setup->lut),
+        setup->lut, 0, NULL, NULL);
   if (st != CL_SUCCESS)
     return gst_cl_fail (error, st, "clEnqueueWriteBuffer (tone mapping)");
   GST_INFO ("%" GST_PTR_FORMAT " to %" GST_PTR_FORMAT, incaps, outcaps);
@@ -351,8 +360,8 @@ enqueue_hist (GstClToneMapFrames * f, Frame * fr, const cl_int8 * geo,
 
   return gst_cl_set_args (f->k_hist, error, GST_CL_ARG (fr->in->buffer),
       GST_CL_ARG (f->in_fmt), GST_CL_ARG (*geo), GST_CL_ARG (w),
-      GST_CL_ARG (h), GST_CL_ARG (f->cfg), GST_CL_ARG (hlg_peak),
-      GST_CL_ARG (f->hist), GST_CL_ARGS_END)
+      GST_CL_ARG (h), GST_CL_ARG (f->cfg), GST_CL_ARG (f->lut),
+      GST_CL_ARG (hlg_peak), GST_CL_ARG (f->hist), GST_CL_ARGS_END)
       && enqueue (fr, f->k_hist, 1, &global, &f->hist_local, profiling,
       error);
 }
@@ -372,37 +381,43 @@ enqueue_curve (GstClToneMapFrames * f, Frame * fr,
       f->meta_peak > 0.0 ? f->meta_peak : s->source_peak;
   cl_float lt = s->target_peak, threshold = s->scene_threshold;
   cl_float coef = gst_cl_tonemap_smoothing_coef (s->smoothing_period);
+  cl_int curve = s->curve;
 
   if (dynamic)
     f->reset = FALSE;
   return gst_cl_set_args (f->k_curve, error, GST_CL_ARG (f->hist),
-      GST_CL_ARG (f->state), GST_CL_ARG (f->params), GST_CL_ARG (need),
-      GST_CL_ARG (dynamic), GST_CL_ARG (reset), GST_CL_ARG (lw_fixed),
-      GST_CL_ARG (lt), GST_CL_ARG (threshold), GST_CL_ARG (coef),
-      GST_CL_ARGS_END)
+      GST_CL_ARG (f->state), GST_CL_ARG (f->params), GST_CL_ARG (f->gain),
+      GST_CL_ARG (need), GST_CL_ARG (dynamic), GST_CL_ARG (reset),
+      GST_CL_ARG (lw_fixed), GST_CL_ARG (lt), GST_CL_ARG (threshold),
+      GST_CL_ARG (coef), GST_CL_ARG (curve), GST_CL_ARGS_END)
       && enqueue (fr, f->k_curve, 1, &group, &group, profiling, error);
 }
 
-/* 3. every pixel, one work-item per chroma block */
+/* 3. every pixel: a row of chroma blocks per work-item on CPUs (POCL
+ * pays for each work-group; a row vectorises), a block per work-item on
+ * other devices */
 static gboolean
 enqueue_map (GstClToneMapFrames * f, Frame * fr, const cl_int8 * sg,
     const cl_int8 * dg, cl_int w, cl_int h, const GstClToneMapSettings * s,
     gboolean profiling, GError ** error)
 {
-  const size_t global[2] = {
-    (w + (1 << f->in_fmt.s[1]) - 1) >> f->in_fmt.s[1],
-    (h + (1 << f->in_fmt.s[2]) - 1) >> f->in_fmt.s[2]
-  };
-  cl_int curve = s->curve;
+  const cl_int nbx = (w + (1 << f->in_fmt.s[1]) - 1) >> f->in_fmt.s[1];
+  const cl_int nby = (h + (1 << f->in_fmt.s[2]) - 1) >> f->in_fmt.s[2];
+  const cl_int chunk = gst_cl_device_is_cpu (f->device) ? nbx : 1;
+  /* work-groups of one item on CPUs, whatever POCL would choose (it took
+   * the whole column of rows as one group: one core) */
+  const size_t local[2] = { 1, 1 };
+  const size_t global[2] = { (nbx + chunk - 1) / chunk, nby };
   cl_float lt = s->target_peak, hlg_peak = s->hlg_peak;
 
   return gst_cl_set_args (f->k_map, error, GST_CL_ARG (fr->in->buffer),
       GST_CL_ARG (f->in_fmt), GST_CL_ARG (*sg), GST_CL_ARG (fr->out->buffer),
       GST_CL_ARG (f->out_fmt), GST_CL_ARG (*dg), GST_CL_ARG (w),
-      GST_CL_ARG (h), GST_CL_ARG (f->cfg), GST_CL_ARG (f->params),
-      GST_CL_ARG (curve), GST_CL_ARG (lt), GST_CL_ARG (hlg_peak),
-      GST_CL_ARGS_END)
-      && enqueue (fr, f->k_map, 2, global, NULL, profiling, error);
+      GST_CL_ARG (h), GST_CL_ARG (chunk), GST_CL_ARG (f->cfg),
+      GST_CL_ARG (f->lut), GST_CL_ARG (f->gain), GST_CL_ARG (lt),
+      GST_CL_ARG (hlg_peak), GST_CL_ARGS_END)
+      && enqueue (fr, f->k_map, 2, global, gst_cl_device_is_cpu (f->device) ?
+      local : NULL, profiling, error);
 }
 
 /* The frame's record, read without waiting, for its message. */

@@ -30,9 +30,10 @@ typedef struct
  * GstClToneMapFrames:
  *
  * The streaming state of cltonemap, from start() to stop(): the program
- * and kernels, the device buffers (`cfg`: the caps' constants; `params`:
- * the frame's curve, written by tonemap_curve; `state`: the smoothed
- * peak; `hist`: the frame's histogram), the frames in flight, and the
+ * and kernels, the device buffers (`cfg` and `lut`: the caps' constants
+ * and tables; `gain`: the frame's curve, and `params`: its record for the
+ * messages, both written by tonemap_curve; `state`: the smoothed peak;
+ * `hist`: the frame's histogram), the frames in flight, and the
  * messages whose records are being read.
  */
 typedef struct
@@ -41,7 +42,7 @@ typedef struct
   cl_program program;
   cl_kernel k_hist, k_curve, k_map;
   size_t hist_local;
-  cl_mem cfg, params, state, hist;
+  cl_mem cfg, params, state, hist, lut, gain;
   GstClInFlight in_flight;
   GstClProfile profile;
   GstBufferPool *import_pool;
