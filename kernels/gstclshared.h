@@ -61,7 +61,9 @@
 #define GST_CL_TONEMAP_PAR_CURVE 7
 #define GST_CL_TONEMAP_PAR_RECORD 8    /* x, p (PQ), Lw (nits), scene cut */
 #define GST_CL_TONEMAP_PAR_SIZE 16
-#define GST_CL_TONEMAP_STATE_SIZE 4    /* p of the last frame, valid */
+#define GST_CL_TONEMAP_STATE_SIZE 8    /* p of the last frame, valid; Lw,
+                                         * Lt and curve of the gain table,
+                                         * valid */
 /* the tables' intervals: the input signal to light (PQ's EOTF or HLG's
  * inverse OETF) over [0, 1], BT.1886's inverse over sqrt (L / Lt) in
  * [0, 1] (caps time), and the frame's curve as a gain over PQ (s) in
