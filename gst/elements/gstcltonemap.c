@@ -406,37 +406,97 @@ install_properties (GObjectClass * klass)
   const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_MUTABLE_PLAYING;
 
+  /**
+   * GstClToneMap:curve:
+   *
+   * The tone curve from the source peak to `target-peak`
+   * (docs/elements/cltonemap.md, "The curves").
+   */
   g_object_class_install_property (klass, PROP_CURVE,
       g_param_spec_enum ("curve", "Curve", "The tone curve",
           GST_TYPE_CL_TONE_CURVE, DEFAULT_CURVE, flags));
+  /**
+   * GstClToneMap:peak-mode:
+   *
+   * Where the source peak Lw comes from: the caps' MaxCLL or mastering
+   * display, `source-peak`, or each frame's own histogram (smoothed, with
+   * scene cuts).
+   */
   g_object_class_install_property (klass, PROP_PEAK_MODE,
       g_param_spec_enum ("peak-mode", "Peak mode",
           "Where the source peak comes from", GST_TYPE_CL_TONE_PEAK_MODE,
           DEFAULT_PEAK_MODE, flags));
+  /**
+   * GstClToneMap:source-peak:
+   *
+   * The source peak in nits with `peak-mode=fixed`, and with
+   * `peak-mode=metadata` for caps without HDR metadata.
+   */
   install_double (klass, PROP_SOURCE_PEAK, "source-peak", "Source peak",
       "Source peak in nits (peak-mode=fixed, or metadata without any)",
       100.0, 10000.0, DEFAULT_SOURCE_PEAK);
+  /**
+   * GstClToneMap:target-peak:
+   *
+   * The SDR display's peak in nits: the output's full level.
+   */
   install_double (klass, PROP_TARGET_PEAK, "target-peak", "Target peak",
       "Peak of the SDR display in nits", 48.0, 1000.0, DEFAULT_TARGET_PEAK);
+  /**
+   * GstClToneMap:hlg-peak:
+   *
+   * The nominal peak of HLG's OOTF (BT.2100), in nits.
+   */
   install_double (klass, PROP_HLG_PEAK, "hlg-peak", "HLG peak",
       "Nominal peak of HLG's OOTF in nits", 100.0, 10000.0,
       DEFAULT_HLG_PEAK);
+  /**
+   * GstClToneMap:percentile:
+   *
+   * `peak-mode=dynamic`: the frame peak is the smallest histogram bin of
+   * PQ (max (R, G, B)) whose cumulative count reaches this percentage of
+   * the frame's pixels (100: the brightest pixel's bin).
+   */
   install_double (klass, PROP_PERCENTILE, "percentile", "Percentile",
       "peak-mode=dynamic: the frame peak is this percentile of the pixels' "
       "PQ (max (R, G, B)) (100: the maximum)", 0.0, 100.0,
       DEFAULT_PERCENTILE);
+  /**
+   * GstClToneMap:scene-threshold:
+   *
+   * `peak-mode=dynamic`: a frame whose peak is further than this (in PQ)
+   * from the smoothed peak is a scene cut, mapped with its own peak.
+   */
   install_double (klass, PROP_SCENE_THRESHOLD, "scene-threshold",
       "Scene threshold", "peak-mode=dynamic: a frame peak this far (PQ) "
       "from the smoothed peak is a scene cut", 0.0, 1.0,
       DEFAULT_SCENE_THRESHOLD);
+  /**
+   * GstClToneMap:smoothing-period:
+   *
+   * `peak-mode=dynamic`: the time constant, in frames, of the exponential
+   * smoothing of the peak between scene cuts; 0 for none.
+   */
   install_double (klass, PROP_SMOOTHING_PERIOD, "smoothing-period",
       "Smoothing period", "peak-mode=dynamic: time constant of the peak's "
       "smoothing in frames (0: none)", 0.0, 10000.0,
       DEFAULT_SMOOTHING_PERIOD);
+  /**
+   * GstClToneMap:post-messages:
+   *
+   * Post an element message "cltonemap" per frame (`timestamp`,
+   * `frame-peak`, `peak`, `scene-cut`), in frame order, all before EOS.
+   */
   g_object_class_install_property (klass, PROP_POST_MESSAGES,
       g_param_spec_boolean ("post-messages", "Post messages",
           "Post an element message \"cltonemap\" per frame with the frame "
           "peak, the peak used and scene cuts", FALSE, flags));
+  /**
+   * GstClToneMap:profiling:
+   *
+   * As the filters' `profiling`: "cl-profile" messages with the upload,
+   * kernel (the three kernels together) and download times.
+   */
   g_object_class_install_property (klass, PROP_PROFILING,
       g_param_spec_boolean ("profiling", "Profiling",
           "Measure upload, kernel and download times and post them in "
