@@ -500,3 +500,191 @@ tonemap_map (const __global uchar * src, int8 f, int8 g,
     tm_block (src, f, g, dst, df, dg, bx, by, width, height, cfg, lut, gain,
         lt, hlg_peak);
 }
+
+/* ------------------------------------------------------------------------ */
+/* CPUs: PQ frames of CbCr pairs (P010_10LE, P016_LE) into NV12, 8 pixels  */
+/* of two rows at a time                                                    */
+/*                                                                          */
+/* The same arithmetic as tm_block, in float8, so that POCL runs it in SIMD */
+/* registers: the scalar kernels above cost about 40 ns of CPU time a       */
+/* pixel on the CI machine. A work-item takes rows of blocks; the blocks    */
+/* right of the last 8 pixels, and the last row of an odd height, go        */
+/* through the scalar code.                                                 */
+
+#ifdef GST_CL_CPU
+typedef ushort8 __attribute__ ((aligned (2))) tm_ushort8_u;
+typedef uchar8 __attribute__ ((aligned (1))) tm_uchar8_u;
+#define TM_LOAD_US8(p) (*(const __global tm_ushort8_u *) (p))
+#define TM_STORE_UC8(p, v) (*(__global tm_uchar8_u *) (p) = (v))
+#else
+#define TM_LOAD_US8(p) vload8 (0, (p))
+#define TM_STORE_UC8(p, v) vstore8 ((v), 0, (p))
+#endif
+
+/* table @t at the 8 values @x */
+inline float8
+tm_lut8 (const __global float *t, float8 x)
+{
+  const float8 f = clamp (x, 0.0f, 1.0f) * GST_CL_TONEMAP_LUT;
+  const int8 i = min (convert_int8 (f), GST_CL_TONEMAP_LUT - 1);
+  const float8 a = (float8) (t[i.s0], t[i.s1], t[i.s2], t[i.s3], t[i.s4],
+      t[i.s5], t[i.s6], t[i.s7]);
+  const float8 b = (float8) (t[i.s0 + 1], t[i.s1 + 1], t[i.s2 + 1],
+      t[i.s3 + 1], t[i.s4 + 1], t[i.s5 + 1], t[i.s6 + 1], t[i.s7 + 1]);
+  return mix (a, b, f - convert_float8 (i));
+}
+
+/* R'G'B' of the 8 pixels from x of row @row (0, 1) of block row @by */
+inline void
+tm_semi8_rgb (const __global uchar * src, int8 g, int shift, uint mask,
+    int by, int row, int x, __constant float *cfg, float8 * r, float8 * gg,
+    float8 * b)
+{
+  const __global ushort *yp = (const __global ushort *) (src + (size_t) g.s0 +
+      (size_t) (2 * by + row) * g.s3) + x;
+  const __global ushort *cp = (const __global ushort *) (src + (size_t) g.s1 +
+      (size_t) by * g.s4) + x;
+  const uint8 yv = (convert_uint8 (TM_LOAD_US8 (yp)) >> shift) & mask;
+  const uint8 cv = (convert_uint8 (TM_LOAD_US8 (cp)) >> shift) & mask;
+  const float kr = cfg[GST_CL_TONEMAP_CFG_IN_KR];
+  const float kb = cfg[GST_CL_TONEMAP_CFG_IN_KB];
+  const float coff = cfg[GST_CL_TONEMAP_CFG_IN_COFF];
+  /* reciprocals: a vector division costs several multiplications */
+  const float cs = 1.0f / cfg[GST_CL_TONEMAP_CFG_IN_CSCALE];
+  const float4 cb4 = (convert_float4 (cv.even) - coff) * cs;
+  const float4 cr4 = (convert_float4 (cv.odd) - coff) * cs;
+  const float8 cb = (float8) (cb4.s0, cb4.s0, cb4.s1, cb4.s1, cb4.s2,
+      cb4.s2, cb4.s3, cb4.s3);
+  const float8 cr = (float8) (cr4.s0, cr4.s0, cr4.s1, cr4.s1, cr4.s2,
+      cr4.s2, cr4.s3, cr4.s3);
+  const float8 yy = (convert_float8 (yv) - cfg[GST_CL_TONEMAP_CFG_IN_YOFF]) *
+      (1.0f / cfg[GST_CL_TONEMAP_CFG_IN_YSCALE]);
+  const float8 rr = yy + 2.0f * (1.0f - kr) * cr;
+  const float8 bb = yy + 2.0f * (1.0f - kb) * cb;
+
+  *gg = clamp ((yy - kr * rr - kb * bb) * (1.0f / (1.0f - kr - kb)), 0.0f,
+      1.0f);
+  *r = clamp (rr, 0.0f, 1.0f);
+  *b = clamp (bb, 0.0f, 1.0f);
+}
+
+/* display R'G'B' of 8 pixels (tm_pixel for PQ, in float8), in place */
+inline void
+tm_semi8_display (__constant float *cfg, const __global float *lut,
+    const __global float *gain, float lt, float8 * r, float8 * g, float8 * b)
+{
+  const __global float *oetf = lut + GST_CL_TONEMAP_LUT + 1;
+  const float8 k = tm_lut8 (gain, max (max (*r, *g), *b));
+  float8 lr = tm_lut8 (lut, *r) * k, lg = tm_lut8 (lut, *g) * k;
+  float8 lb = tm_lut8 (lut, *b) * k;
+
+  if (cfg[GST_CL_TONEMAP_CFG_GAMUT] != 0.0f) {
+    __constant const float *m = cfg + GST_CL_TONEMAP_CFG_MATRIX;
+    const float8 r2 = m[0] * lr + m[1] * lg + m[2] * lb;
+    const float8 g2 = m[3] * lr + m[4] * lg + m[5] * lb;
+    lb = m[6] * lr + m[7] * lg + m[8] * lb;
+    lr = r2;
+    lg = g2;
+  }
+  *r = tm_lut8 (oetf, sqrt (clamp (lr, 0.0f, lt) / lt));
+  *g = tm_lut8 (oetf, sqrt (clamp (lg, 0.0f, lt) / lt));
+  *b = tm_lut8 (oetf, sqrt (clamp (lb, 0.0f, lt) / lt));
+}
+
+/* output Y' of 8 pixels of row @row, and their Cb', Cr' added to @cb, @cr
+ * pairwise (per block) */
+inline void
+tm_semi8_write_y (__global uchar * dst, int8 dg, int by, int row, int x,
+    __constant float *cfg, float8 r, float8 g, float8 b, float4 * cb,
+    float4 * cr)
+{
+  const float kr = cfg[GST_CL_TONEMAP_CFG_OUT_KR];
+  const float kb = cfg[GST_CL_TONEMAP_CFG_OUT_KB];
+  const float8 yy = kr * r + (1.0f - kr - kb) * g + kb * b;
+  const float8 lv = floor (cfg[GST_CL_TONEMAP_CFG_OUT_YOFF] +
+      cfg[GST_CL_TONEMAP_CFG_OUT_YSCALE] * yy + 0.5f);
+  const float8 u = (b - yy) * (0.5f / (1.0f - kb));
+  const float8 v = (r - yy) * (0.5f / (1.0f - kr));
+
+  TM_STORE_UC8 (dst + (size_t) dg.s0 + (size_t) (2 * by + row) * dg.s3 + x,
+      convert_uchar8_sat (lv));
+  *cb += u.even + u.odd;
+  *cr += v.even + v.odd;
+}
+
+__kernel void
+tonemap_map_semi8 (const __global uchar * src, int8 f, int8 g,
+    __global uchar * dst, int8 df, int8 dg, int width, int height,
+    __constant float *cfg, const __global float *lut,
+    const __global float *gain, float lt)
+{
+  const int nbx = (width + 1) >> 1, by = get_global_id (1);
+  const uint mask = (1u << f.s4) - 1u;
+  const int full = 2 * by + 1 < height ? width & ~7 : 0;
+  int x;
+
+  if (by >= (height + 1) >> 1)
+    return;
+  for (x = 0; x < full; x += 8) {
+    float4 cb = (float4) (0.0f), cr = (float4) (0.0f), cbl, crl;
+    for (int row = 0; row < 2; row++) {
+      float8 r, gg, b;
+      tm_semi8_rgb (src, g, f.s5, mask, by, row, x, cfg, &r, &gg, &b);
+      tm_semi8_display (cfg, lut, gain, lt, &r, &gg, &b);
+      tm_semi8_write_y (dst, dg, by, row, x, cfg, r, gg, b, &cb, &cr);
+    }
+    cbl = floor (cfg[GST_CL_TONEMAP_CFG_OUT_COFF] +
+        cfg[GST_CL_TONEMAP_CFG_OUT_CSCALE] * cb * 0.25f + 0.5f);
+    crl = floor (cfg[GST_CL_TONEMAP_CFG_OUT_COFF] +
+        cfg[GST_CL_TONEMAP_CFG_OUT_CSCALE] * cr * 0.25f + 0.5f);
+    TM_STORE_UC8 (dst + (size_t) dg.s1 + (size_t) by * dg.s4 + x,
+        convert_uchar8_sat ((float8) (cbl.s0, crl.s0, cbl.s1, crl.s1,
+                cbl.s2, crl.s2, cbl.s3, crl.s3)));
+  }
+  for (int bx = x >> 1; bx < nbx; bx++)
+    tm_block (src, f, g, dst, df, dg, bx, by, width, height, cfg, lut, gain,
+        lt, 0.0f);
+}
+
+/* The histogram of the same frames: rows of blocks per work-item into a
+ * private table, added to hist once per work-item */
+__kernel void
+tonemap_hist_semi8 (const __global uchar * src, int8 f, int8 g, int width,
+    int height, int rows, __constant float *cfg, __global uint * hist)
+{
+  uint h[GST_CL_TONEMAP_BINS];
+  const uint mask = (1u << f.s4) - 1u;
+  const int nby = (height + 1) >> 1, nbx = (width + 1) >> 1;
+  const int by0 = get_global_id (0) * rows;
+
+  if (by0 >= nby)
+    return;
+  for (int i = 0; i < GST_CL_TONEMAP_BINS; i++)
+    h[i] = 0;
+  for (int by = by0; by < min (by0 + rows, nby); by++) {
+    const int full = 2 * by + 1 < height ? width & ~7 : 0;
+    int x;
+    for (x = 0; x < full; x += 8)
+      for (int row = 0; row < 2; row++) {
+        float8 r, gg, b;
+        int8 bin;
+        tm_semi8_rgb (src, g, f.s5, mask, by, row, x, cfg, &r, &gg, &b);
+        bin = min (convert_int8 (max (max (r, gg), b) * GST_CL_TONEMAP_BINS),
+            GST_CL_TONEMAP_BINS - 1);
+        h[bin.s0]++; h[bin.s1]++; h[bin.s2]++; h[bin.s3]++;
+        h[bin.s4]++; h[bin.s5]++; h[bin.s6]++; h[bin.s7]++;
+      }
+    for (int bx = x >> 1; bx < nbx; bx++) {
+      const float2 c = tm_read_chroma (src, f, g, bx, by, cfg);
+      for (int y = 2 * by; y < min (2 * by + 2, height); y++)
+        for (int xx = 2 * bx; xx < min (2 * bx + 2, width); xx++) {
+          const float3 e = tm_read_rgb (src, f, g, xx, y, c, cfg);
+          h[min ((int) (max (max (e.x, e.y), e.z) * GST_CL_TONEMAP_BINS),
+                  GST_CL_TONEMAP_BINS - 1)]++;
+        }
+    }
+  }
+  for (int i = 0; i < GST_CL_TONEMAP_BINS; i++)
+    if (h[i])
+      atomic_add (&hist[i], h[i]);
+}
