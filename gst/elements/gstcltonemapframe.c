@@ -270,7 +270,10 @@ gst_cl_tone_map_frames_set_caps (GstClToneMapFrames * f,
   f->in_fmt = setup->in_fmt;
   f->out_fmt = setup->out_fmt;
   f->meta_peak = setup->meta_peak;
-  f->semi8 = gst_cl_device_is_cpu (f->device) &&
+  /* the CPU kernels where the program is built for a CPU (GST_CL_CPU); the
+   * GPU shapes otherwise, also on POCL with GST_CL_GPU_KERNELS=1, as the
+   * tests' -gpu-kernels runs check them */
+  f->semi8 = !gst_cl_device_builds_gpu_kernels (f->device) &&
       setup->in_fmt.s[0] == GST_CL_TONEMAP_KIND_SEMI &&
       setup->out_fmt.s[0] == GST_CL_TONEMAP_KIND_SEMI &&
       setup->out_fmt.s[3] == 1 && setup->cfg[GST_CL_TONEMAP_CFG_HLG] == 0.0f;
@@ -365,7 +368,7 @@ enqueue_hist (GstClToneMapFrames * f, Frame * fr, const cl_int8 * geo,
    * into its local table before one atomic add per bin */
   size_t groups = MIN ((nbx * nby + f->hist_local - 1) / f->hist_local,
       MAX (1, f->device->compute_units) *
-      (gst_cl_device_is_cpu (f->device) ? 1 : 8));
+      (gst_cl_device_builds_gpu_kernels (f->device) ? 8 : 1));
   size_t global = MAX (groups, 1) * f->hist_local;
   const size_t one = 1;
   const cl_int rows = 8;
@@ -423,7 +426,8 @@ enqueue_map (GstClToneMapFrames * f, Frame * fr, const cl_int8 * sg,
 {
   const cl_int nbx = (w + (1 << f->in_fmt.s[1]) - 1) >> f->in_fmt.s[1];
   const cl_int nby = (h + (1 << f->in_fmt.s[2]) - 1) >> f->in_fmt.s[2];
-  const cl_int chunk = gst_cl_device_is_cpu (f->device) ? nbx : 1;
+  const gboolean cpu = !gst_cl_device_builds_gpu_kernels (f->device);
+  const cl_int chunk = cpu ? nbx : 1;
   /* work-groups of one item on CPUs, whatever POCL would choose (it took
    * the whole column of rows as one group: one core) */
   const size_t local[2] = { 1, 1 };
@@ -444,8 +448,8 @@ enqueue_map (GstClToneMapFrames * f, Frame * fr, const cl_int8 * sg,
       GST_CL_ARG (h), GST_CL_ARG (chunk), GST_CL_ARG (f->cfg),
       GST_CL_ARG (f->lut), GST_CL_ARG (f->gain), GST_CL_ARG (lt),
       GST_CL_ARG (hlg_peak), GST_CL_ARGS_END)
-      && enqueue (fr, f->k_map, 2, global, gst_cl_device_is_cpu (f->device) ?
-      local : NULL, profiling, error);
+      && enqueue (fr, f->k_map, 2, global, cpu ? local : NULL, profiling,
+      error);
 }
 
 /* The frame's record, read without waiting, for its message. */
