@@ -540,17 +540,18 @@ GST_START_TEST (test_properties_playing)
 
 GST_END_TEST;
 
-/* cltonemap ! clgaussian: the frame stays on the device between them
- * (memory:OpenCLMemory), and the result is the reference blurred by the
- * exact 3x3 binomial, chroma unchanged. */
+/* clupload ! cltonemap ! clgaussian: the frame stays on the device from
+ * clupload on (memory:OpenCLMemory on both of cltonemap's pads), and the
+ * result is the reference blurred by the exact 3x3 binomial, chroma
+ * unchanged. */
 GST_START_TEST (test_chain_gaussian)
 {
   const Fmt *f = &formats[0];
   const gint w = 26, h = 15;
   gchar *col = hdr_colorimetry (f, FALSE, FALSE, FALSE);
   gchar *ic = in_caps (f, w, h, col, NULL);
-  GstHarness *hn = test_harness_new ("cltonemap name=tm peak-mode=dynamic "
-      "! clgaussian");
+  GstHarness *hn = test_harness_new ("clupload ! cltonemap name=tm "
+      "peak-mode=dynamic ! clgaussian");
   GstVideoInfo info = test_info (f->in, w, h), oi;
   TestFrame fr = hdr_frame (&info, TRUE, 17, 0.0, 1.0);
   Ref r = make_ref (f, TRUE, FALSE, FALSE, 0, 100.0);
@@ -567,6 +568,12 @@ GST_START_TEST (test_chain_gaussian)
   out = test_push_pull (hn, &fr);
   tm = gst_bin_get_by_name (GST_BIN (hn->element), "tm");
   pad = gst_element_get_static_pad (tm, "src");
+  caps = gst_pad_get_current_caps (pad);
+  fail_unless (gst_caps_features_contains (gst_caps_get_features (caps, 0),
+          "memory:OpenCLMemory"), "%" GST_PTR_FORMAT, caps);
+  gst_caps_unref (caps);
+  gst_object_unref (pad);
+  pad = gst_element_get_static_pad (tm, "sink");
   caps = gst_pad_get_current_caps (pad);
   fail_unless (gst_caps_features_contains (gst_caps_get_features (caps, 0),
           "memory:OpenCLMemory"), "%" GST_PTR_FORMAT, caps);
