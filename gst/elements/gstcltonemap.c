@@ -400,12 +400,10 @@ install_double (GObjectClass * klass, guint id, const gchar * name,
           GST_PARAM_MUTABLE_PLAYING));
 }
 
+/* the curve and where its source peak comes from */
 static void
-install_properties (GObjectClass * klass)
+install_curve_properties (GObjectClass * klass, GParamFlags flags)
 {
-  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-      GST_PARAM_MUTABLE_PLAYING;
-
   /**
    * GstClToneMap:curve:
    *
@@ -426,6 +424,12 @@ install_properties (GObjectClass * klass)
       g_param_spec_enum ("peak-mode", "Peak mode",
           "Where the source peak comes from", GST_TYPE_CL_TONE_PEAK_MODE,
           DEFAULT_PEAK_MODE, flags));
+}
+
+/* the properties of the source peak (peak-mode=metadata, fixed, dynamic) */
+static void
+install_peak_properties (GObjectClass * klass)
+{
   /**
    * GstClToneMap:source-peak:
    *
@@ -481,6 +485,16 @@ install_properties (GObjectClass * klass)
       "Smoothing period", "peak-mode=dynamic: time constant of the peak's "
       "smoothing in frames (0: none)", 0.0, 10000.0,
       DEFAULT_SMOOTHING_PERIOD);
+}
+
+static void
+install_properties (GObjectClass * klass)
+{
+  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_PLAYING;
+
+  install_curve_properties (klass, flags);
+  install_peak_properties (klass);
   /**
    * GstClToneMap:post-messages:
    *
