@@ -398,6 +398,69 @@ GST_START_TEST (test_dynamic_sequence)
 
 GST_END_TEST;
 
+/* A flush and new caps restart the dynamic peak: the next frame is a scene
+ * cut, mapped with its own peak, even where the smoothing would have gone
+ * on. */
+GST_START_TEST (test_flush_restarts_peak)
+{
+  const Fmt *f = &formats[0];
+  const gint w = 24, h = 12;
+  Ref r = make_ref (f, TRUE, FALSE, FALSE, 0, 100.0);
+  gchar *col = hdr_colorimetry (f, FALSE, FALSE, FALSE);
+  gchar *ic = in_caps (f, w, h, col, NULL);
+  gchar *ic2 = in_caps (f, w, h, col, ",pixel-aspect-ratio=(fraction)2/1");
+  GstHarness *hn = tm_harness ("peak-mode=dynamic post-messages=true", ic,
+      NULL);
+  GstVideoInfo info = test_info (f->in, w, h);
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+  gboolean cut, want[4] = { TRUE, FALSE, TRUE, TRUE };
+  double p = 0;
+  gint i, got = 0;
+
+  chroma_spread = 0.04;
+  gst_element_set_bus (hn->element, bus);
+  for (i = 0; i < 4; i++) {
+    /* peaks close enough to be smoothed, but for the restarts */
+    TestFrame fr = hdr_frame (&info, FALSE, 90 + i, 0.0, 0.6 + 0.01 * i);
+    double x = ref_frame_peak (fr.buffer, &fr.info, &r, 99.99);
+    if (i == 2) {
+      fail_unless (gst_harness_push_event (hn, gst_event_new_flush_start ()));
+      fail_unless (gst_harness_push_event (hn,
+              gst_event_new_flush_stop (TRUE)));
+      gst_harness_set_src_caps_str (hn, ic);
+    } else if (i == 3) {
+      gst_harness_set_src_caps_str (hn, ic2);
+    }
+    p = want[i] ? x : p + (x - p) * (1 - exp (-1 / 20.0));
+    fail_unless (want[i] || fabs (x - p) < 0.1);
+    fail_unless_equals_int (push_check (hn, &fr, &r, MAX (pq_eotf (p), 100),
+            "restart"), 0);
+    gst_buffer_unref (fr.buffer);
+  }
+  fail_unless (gst_harness_push_event (hn, gst_event_new_eos ()));
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT))) {
+    const GstStructure *s = gst_message_get_structure (msg);
+    if (gst_structure_has_name (s, "cltonemap")) {
+      fail_unless (gst_structure_get_boolean (s, "scene-cut", &cut));
+      fail_unless (got < 4);
+      fail_unless_equals_int (cut, want[got]);
+      got++;
+    }
+    gst_message_unref (msg);
+  }
+  fail_unless_equals_int (got, 4);
+  chroma_spread = 0.4;
+  gst_element_set_bus (hn->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (hn);
+  g_free (col);
+  g_free (ic);
+  g_free (ic2);
+}
+
+GST_END_TEST;
+
 /* SDR input passes through untouched (the very buffer); caps changing
  * from SDR to HDR and back mid-stream. */
 GST_START_TEST (test_sdr_passthrough)
@@ -621,6 +684,7 @@ cltonemap_suite (void)
   tcase_add_test (tc, test_metadata_and_primaries);
   tcase_add_loop_test (tc, test_sizes, 0, G_N_ELEMENTS (formats));
   tcase_add_loop_test (tc, test_dynamic_sequence, 0, 3);
+  tcase_add_test (tc, test_flush_restarts_peak);
   tcase_add_test (tc, test_sdr_passthrough);
   tcase_add_loop_test (tc, test_bad_caps, 0, 3);
   tcase_add_test (tc, test_properties_playing);
