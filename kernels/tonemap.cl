@@ -502,8 +502,8 @@ tonemap_map (const __global uchar * src, int8 f, int8 g,
 }
 
 /* ------------------------------------------------------------------------ */
-/* CPUs: PQ frames of CbCr pairs (P010_10LE, P016_LE) into NV12, 8 pixels  */
-/* of two rows at a time                                                    */
+/* CPUs: PQ 4:2:0 frames (P010_10LE, P016_LE into NV12; I420_10LE,        */
+/* I420_12LE into I420), 8 pixels of two rows at a time                     */
 /*                                                                          */
 /* The same arithmetic as tm_block, in float8, so that POCL runs it in SIMD */
 /* registers: the scalar kernels above cost about 40 ns of CPU time a       */
@@ -514,11 +514,17 @@ tonemap_map (const __global uchar * src, int8 f, int8 g,
 #ifdef GST_CL_CPU
 typedef ushort8 __attribute__ ((aligned (2))) tm_ushort8_u;
 typedef uchar8 __attribute__ ((aligned (1))) tm_uchar8_u;
+typedef ushort4 __attribute__ ((aligned (2))) tm_ushort4_u;
+typedef uchar4 __attribute__ ((aligned (1))) tm_uchar4_u;
 #define TM_LOAD_US8(p) (*(const __global tm_ushort8_u *) (p))
+#define TM_LOAD_US4(p) (*(const __global tm_ushort4_u *) (p))
 #define TM_STORE_UC8(p, v) (*(__global tm_uchar8_u *) (p) = (v))
+#define TM_STORE_UC4(p, v) (*(__global tm_uchar4_u *) (p) = (v))
 #else
 #define TM_LOAD_US8(p) vload8 (0, (p))
+#define TM_LOAD_US4(p) vload4 (0, (p))
 #define TM_STORE_UC8(p, v) vstore8 ((v), 0, (p))
+#define TM_STORE_UC4(p, v) vstore4 ((v), 0, (p))
 #endif
 
 /* table @t at the 8 values @x */
@@ -536,16 +542,23 @@ tm_lut8 (const __global float *t, float8 x)
 
 /* R'G'B' of the 8 pixels from x of row @row (0, 1) of block row @by */
 inline void
-tm_semi8_rgb (const __global uchar * src, int8 g, int shift, uint mask,
-    int by, int row, int x, __constant float *cfg, float8 * r, float8 * gg,
-    float8 * b)
+tm_x8_rgb (const __global uchar * src, int8 f, int8 g, int by, int row,
+    int x, __constant float *cfg, float8 * r, float8 * gg, float8 * b)
 {
+  const int shift = f.s5;
+  const uint mask = (1u << f.s4) - 1u;
   const __global ushort *yp = (const __global ushort *) (src + (size_t) g.s0 +
       (size_t) (2 * by + row) * g.s3) + x;
   const __global ushort *cp = (const __global ushort *) (src + (size_t) g.s1 +
-      (size_t) by * g.s4) + x;
+      (size_t) by * g.s4);
   const uint8 yv = (convert_uint8 (TM_LOAD_US8 (yp)) >> shift) & mask;
-  const uint8 cv = (convert_uint8 (TM_LOAD_US8 (cp)) >> shift) & mask;
+  /* Cb, Cr of the 4 blocks: pairs (semi-planar), or two planes */
+  const uint8 cv = f.s0 == GST_CL_TONEMAP_KIND_SEMI ?
+      (convert_uint8 (TM_LOAD_US8 (cp + x)) >> shift) & mask :
+      (convert_uint8 ((ushort8) (TM_LOAD_US4 (cp + x / 2),
+                  TM_LOAD_US4 ((const __global ushort *) (src +
+                          (size_t) g.s2 + (size_t) by * g.s5) + x / 2))).
+      s04152637 >> shift) & mask;
   const float kr = cfg[GST_CL_TONEMAP_CFG_IN_KR];
   const float kb = cfg[GST_CL_TONEMAP_CFG_IN_KB];
   const float coff = cfg[GST_CL_TONEMAP_CFG_IN_COFF];
@@ -570,7 +583,7 @@ tm_semi8_rgb (const __global uchar * src, int8 g, int shift, uint mask,
 
 /* display R'G'B' of 8 pixels (tm_pixel for PQ, in float8), in place */
 inline void
-tm_semi8_display (__constant float *cfg, const __global float *lut,
+tm_x8_display (__constant float *cfg, const __global float *lut,
     const __global float *gain, float lt, float8 * r, float8 * g, float8 * b)
 {
   const __global float *oetf = lut + GST_CL_TONEMAP_LUT + 1;
@@ -594,7 +607,7 @@ tm_semi8_display (__constant float *cfg, const __global float *lut,
 /* output Y' of 8 pixels of row @row, and their Cb', Cr' added to @cb, @cr
  * pairwise (per block) */
 inline void
-tm_semi8_write_y (__global uchar * dst, int8 dg, int by, int row, int x,
+tm_x8_write_y (__global uchar * dst, int8 dg, int by, int row, int x,
     __constant float *cfg, float8 r, float8 g, float8 b, float4 * cb,
     float4 * cr)
 {
@@ -613,13 +626,12 @@ tm_semi8_write_y (__global uchar * dst, int8 dg, int by, int row, int x,
 }
 
 __kernel void
-tonemap_map_semi8 (const __global uchar * src, int8 f, int8 g,
+tonemap_map_x8 (const __global uchar * src, int8 f, int8 g,
     __global uchar * dst, int8 df, int8 dg, int width, int height,
     __constant float *cfg, const __global float *lut,
     const __global float *gain, float lt)
 {
   const int nbx = (width + 1) >> 1, by = get_global_id (1);
-  const uint mask = (1u << f.s4) - 1u;
   const int full = 2 * by + 1 < height ? width & ~7 : 0;
   int x;
 
@@ -629,17 +641,24 @@ tonemap_map_semi8 (const __global uchar * src, int8 f, int8 g,
     float4 cb = (float4) (0.0f), cr = (float4) (0.0f), cbl, crl;
     for (int row = 0; row < 2; row++) {
       float8 r, gg, b;
-      tm_semi8_rgb (src, g, f.s5, mask, by, row, x, cfg, &r, &gg, &b);
-      tm_semi8_display (cfg, lut, gain, lt, &r, &gg, &b);
-      tm_semi8_write_y (dst, dg, by, row, x, cfg, r, gg, b, &cb, &cr);
+      tm_x8_rgb (src, f, g, by, row, x, cfg, &r, &gg, &b);
+      tm_x8_display (cfg, lut, gain, lt, &r, &gg, &b);
+      tm_x8_write_y (dst, dg, by, row, x, cfg, r, gg, b, &cb, &cr);
     }
     cbl = floor (cfg[GST_CL_TONEMAP_CFG_OUT_COFF] +
         cfg[GST_CL_TONEMAP_CFG_OUT_CSCALE] * cb * 0.25f + 0.5f);
     crl = floor (cfg[GST_CL_TONEMAP_CFG_OUT_COFF] +
         cfg[GST_CL_TONEMAP_CFG_OUT_CSCALE] * cr * 0.25f + 0.5f);
-    TM_STORE_UC8 (dst + (size_t) dg.s1 + (size_t) by * dg.s4 + x,
-        convert_uchar8_sat ((float8) (cbl.s0, crl.s0, cbl.s1, crl.s1,
-                cbl.s2, crl.s2, cbl.s3, crl.s3)));
+    if (df.s0 == GST_CL_TONEMAP_KIND_SEMI) {
+      TM_STORE_UC8 (dst + (size_t) dg.s1 + (size_t) by * dg.s4 + x,
+          convert_uchar8_sat ((float8) (cbl.s0, crl.s0, cbl.s1, crl.s1,
+                  cbl.s2, crl.s2, cbl.s3, crl.s3)));
+    } else {
+      TM_STORE_UC4 (dst + (size_t) dg.s1 + (size_t) by * dg.s4 + x / 2,
+          convert_uchar4_sat (cbl));
+      TM_STORE_UC4 (dst + (size_t) dg.s2 + (size_t) by * dg.s5 + x / 2,
+          convert_uchar4_sat (crl));
+    }
   }
   for (int bx = x >> 1; bx < nbx; bx++)
     tm_block (src, f, g, dst, df, dg, bx, by, width, height, cfg, lut, gain,
@@ -649,11 +668,10 @@ tonemap_map_semi8 (const __global uchar * src, int8 f, int8 g,
 /* The histogram of the same frames: rows of blocks per work-item into a
  * private table, added to hist once per work-item */
 __kernel void
-tonemap_hist_semi8 (const __global uchar * src, int8 f, int8 g, int width,
+tonemap_hist_x8 (const __global uchar * src, int8 f, int8 g, int width,
     int height, int rows, __constant float *cfg, __global uint * hist)
 {
   uint h[GST_CL_TONEMAP_BINS];
-  const uint mask = (1u << f.s4) - 1u;
   const int nby = (height + 1) >> 1, nbx = (width + 1) >> 1;
   const int by0 = get_global_id (0) * rows;
 
@@ -668,7 +686,7 @@ tonemap_hist_semi8 (const __global uchar * src, int8 f, int8 g, int width,
       for (int row = 0; row < 2; row++) {
         float8 r, gg, b;
         int8 bin;
-        tm_semi8_rgb (src, g, f.s5, mask, by, row, x, cfg, &r, &gg, &b);
+        tm_x8_rgb (src, f, g, by, row, x, cfg, &r, &gg, &b);
         bin = min (convert_int8 (max (max (r, gg), b) * GST_CL_TONEMAP_BINS),
             GST_CL_TONEMAP_BINS - 1);
         h[bin.s0]++; h[bin.s1]++; h[bin.s2]++; h[bin.s3]++;

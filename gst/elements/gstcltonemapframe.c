@@ -108,9 +108,9 @@ gst_cl_tone_map_frames_start (GstClToneMapFrames * f, GstClDevice * device,
       || !(f->k_curve = gst_cl_kernel_new (f->program, "tonemap_curve",
               error))
       || !(f->k_map = gst_cl_kernel_new (f->program, "tonemap_map", error))
-      || !(f->k_hist8 = gst_cl_kernel_new (f->program, "tonemap_hist_semi8",
+      || !(f->k_histx8 = gst_cl_kernel_new (f->program, "tonemap_hist_x8",
               error))
-      || !(f->k_map8 = gst_cl_kernel_new (f->program, "tonemap_map_semi8",
+      || !(f->k_mapx8 = gst_cl_kernel_new (f->program, "tonemap_map_x8",
               error))
       || !(f->cfg = new_buffer (device, GST_CL_TONEMAP_CFG_SIZE * 4, error))
       || !(f->params = new_buffer (device, GST_CL_TONEMAP_PAR_SIZE * 4,
@@ -220,8 +220,8 @@ gst_cl_tone_map_frames_stop (GstClToneMapFrames * f, GstElement * element)
   release_kernel (&f->k_hist);
   release_kernel (&f->k_curve);
   release_kernel (&f->k_map);
-  release_kernel (&f->k_hist8);
-  release_kernel (&f->k_map8);
+  release_kernel (&f->k_histx8);
+  release_kernel (&f->k_mapx8);
   release_mem (&f->cfg);
   release_mem (&f->params);
   release_mem (&f->state);
@@ -273,9 +273,9 @@ gst_cl_tone_map_frames_set_caps (GstClToneMapFrames * f,
   /* the CPU kernels where the program is built for a CPU (GST_CL_CPU); the
    * GPU shapes otherwise, also on POCL with GST_CL_GPU_KERNELS=1, as the
    * tests' -gpu-kernels runs check them */
-  f->semi8 = !gst_cl_device_builds_gpu_kernels (f->device) &&
-      setup->in_fmt.s[0] == GST_CL_TONEMAP_KIND_SEMI &&
-      setup->out_fmt.s[0] == GST_CL_TONEMAP_KIND_SEMI &&
+  f->fast420 = !gst_cl_device_builds_gpu_kernels (f->device) &&
+      setup->in_fmt.s[0] != GST_CL_TONEMAP_KIND_RGBA &&
+      setup->in_fmt.s[1] == 1 && setup->in_fmt.s[2] == 1 &&
       setup->out_fmt.s[3] == 1 && setup->cfg[GST_CL_TONEMAP_CFG_HLG] == 0.0f;
   f->reset = TRUE;
   /* once per caps, not per frame: a blocking write is fine here */
@@ -373,13 +373,13 @@ enqueue_hist (GstClToneMapFrames * f, Frame * fr, const cl_int8 * geo,
   const size_t one = 1;
   const cl_int rows = 8;
 
-  if (f->semi8) {
+  if (f->fast420) {
     global = (nby + rows - 1) / rows;
-    return gst_cl_set_args (f->k_hist8, error, GST_CL_ARG (fr->in->buffer),
+    return gst_cl_set_args (f->k_histx8, error, GST_CL_ARG (fr->in->buffer),
         GST_CL_ARG (f->in_fmt), GST_CL_ARG (*geo), GST_CL_ARG (w),
         GST_CL_ARG (h), GST_CL_ARG (rows), GST_CL_ARG (f->cfg),
         GST_CL_ARG (f->hist), GST_CL_ARGS_END)
-        && enqueue (fr, f->k_hist8, 1, &global, &one, profiling, error);
+        && enqueue (fr, f->k_histx8, 1, &global, &one, profiling, error);
   }
   return gst_cl_set_args (f->k_hist, error, GST_CL_ARG (fr->in->buffer),
       GST_CL_ARG (f->in_fmt), GST_CL_ARG (*geo), GST_CL_ARG (w),
@@ -434,14 +434,14 @@ enqueue_map (GstClToneMapFrames * f, Frame * fr, const cl_int8 * sg,
   const size_t global[2] = { (nbx + chunk - 1) / chunk, nby };
   cl_float lt = s->target_peak, hlg_peak = s->hlg_peak;
 
-  if (f->semi8)
-    return gst_cl_set_args (f->k_map8, error, GST_CL_ARG (fr->in->buffer),
+  if (f->fast420)
+    return gst_cl_set_args (f->k_mapx8, error, GST_CL_ARG (fr->in->buffer),
         GST_CL_ARG (f->in_fmt), GST_CL_ARG (*sg),
         GST_CL_ARG (fr->out->buffer), GST_CL_ARG (f->out_fmt),
         GST_CL_ARG (*dg), GST_CL_ARG (w), GST_CL_ARG (h),
         GST_CL_ARG (f->cfg), GST_CL_ARG (f->lut), GST_CL_ARG (f->gain),
         GST_CL_ARG (lt), GST_CL_ARGS_END)
-        && enqueue (fr, f->k_map8, 2, global, local, profiling, error);
+        && enqueue (fr, f->k_mapx8, 2, global, local, profiling, error);
   return gst_cl_set_args (f->k_map, error, GST_CL_ARG (fr->in->buffer),
       GST_CL_ARG (f->in_fmt), GST_CL_ARG (*sg), GST_CL_ARG (fr->out->buffer),
       GST_CL_ARG (f->out_fmt), GST_CL_ARG (*dg), GST_CL_ARG (w),

@@ -40,7 +40,7 @@ typedef struct
 {
   GstClDevice *device;
   cl_program program;
-  cl_kernel k_hist, k_curve, k_map, k_hist8, k_map8;
+  cl_kernel k_hist, k_curve, k_map, k_histx8, k_mapx8;
   size_t hist_local;
   cl_mem cfg, params, state, hist, lut, gain;
   GstClInFlight in_flight;
@@ -52,8 +52,8 @@ typedef struct
 
   /* the current caps */
   gboolean hdr, out_device;
-  /* PQ P010_10LE or P016_LE to NV12 on a CPU: the kernels in float8 */
-  gboolean semi8;
+  /* PQ 4:2:0 into its 8-bit sibling on a CPU: the kernels in float8 */
+  gboolean fast420;
   cl_int8 in_fmt, out_fmt;
   gdouble meta_peak;
   /* the next dynamic frame starts the smoothing afresh */
