@@ -502,8 +502,9 @@ tonemap_map (const __global uchar * src, int8 f, int8 g,
 }
 
 /* ------------------------------------------------------------------------ */
-/* CPUs: PQ 4:2:0 frames (P010_10LE, P016_LE into NV12; I420_10LE,        */
-/* I420_12LE into I420), 8 pixels of two rows at a time                     */
+/* CPUs: PQ Y'CbCr frames into their 8-bit sibling (P010_10LE, P016_LE    */
+/* into NV12; I420_10LE, I420_12LE into I420; Y444_16LE into Y444), 8      */
+/* pixels of a row (both rows of a 4:2:0 block) at a time                   */
 /*                                                                          */
 /* The same arithmetic as tm_block, in float8, so that POCL runs it in SIMD */
 /* registers: the scalar kernels above cost about 40 ns of CPU time a       */
@@ -540,41 +541,50 @@ tm_lut8 (const __global float *t, float8 x)
   return mix (a, b, f - convert_float8 (i));
 }
 
-/* R'G'B' of the 8 pixels from x of row @row (0, 1) of block row @by */
+/* R'G'B' of the 8 pixels from x of pixel row @y: 4:2:0 (chroma of 4
+ * blocks, in CbCr pairs or two planes) or 4:4:4 (two planes) */
 inline void
-tm_x8_rgb (const __global uchar * src, int8 f, int8 g, int by, int row,
-    int x, __constant float *cfg, float8 * r, float8 * gg, float8 * b)
+tm_x8_rgb (const __global uchar * src, int8 f, int8 g, int y, int x,
+    __constant float *cfg, float8 * r, float8 * gg, float8 * b)
 {
   const int shift = f.s5;
   const uint mask = (1u << f.s4) - 1u;
+  const int cy = y >> f.s2;
   const __global ushort *yp = (const __global ushort *) (src + (size_t) g.s0 +
-      (size_t) (2 * by + row) * g.s3) + x;
+      (size_t) y * g.s3) + x;
   const __global ushort *cp = (const __global ushort *) (src + (size_t) g.s1 +
-      (size_t) by * g.s4);
+      (size_t) cy * g.s4);
+  const __global ushort *vp = (const __global ushort *) (src + (size_t) g.s2 +
+      (size_t) cy * g.s5);
   const uint8 yv = (convert_uint8 (TM_LOAD_US8 (yp)) >> shift) & mask;
-  /* Cb, Cr of the 4 blocks: pairs (semi-planar), or two planes */
-  const uint8 cv = f.s0 == GST_CL_TONEMAP_KIND_SEMI ?
-      (convert_uint8 (TM_LOAD_US8 (cp + x)) >> shift) & mask :
-      (convert_uint8 ((ushort8) (TM_LOAD_US4 (cp + x / 2),
-                  TM_LOAD_US4 ((const __global ushort *) (src +
-                          (size_t) g.s2 + (size_t) by * g.s5) + x / 2))).
-      s04152637 >> shift) & mask;
   const float kr = cfg[GST_CL_TONEMAP_CFG_IN_KR];
   const float kb = cfg[GST_CL_TONEMAP_CFG_IN_KB];
   const float coff = cfg[GST_CL_TONEMAP_CFG_IN_COFF];
   /* reciprocals: a vector division costs several multiplications */
   const float cs = 1.0f / cfg[GST_CL_TONEMAP_CFG_IN_CSCALE];
-  const float4 cb4 = (convert_float4 (cv.even) - coff) * cs;
-  const float4 cr4 = (convert_float4 (cv.odd) - coff) * cs;
-  const float8 cb = (float8) (cb4.s0, cb4.s0, cb4.s1, cb4.s1, cb4.s2,
-      cb4.s2, cb4.s3, cb4.s3);
-  const float8 cr = (float8) (cr4.s0, cr4.s0, cr4.s1, cr4.s1, cr4.s2,
-      cr4.s2, cr4.s3, cr4.s3);
-  const float8 yy = (convert_float8 (yv) - cfg[GST_CL_TONEMAP_CFG_IN_YOFF]) *
-      (1.0f / cfg[GST_CL_TONEMAP_CFG_IN_YSCALE]);
-  const float8 rr = yy + 2.0f * (1.0f - kr) * cr;
-  const float8 bb = yy + 2.0f * (1.0f - kb) * cb;
+  float8 cb, cr, yy, rr, bb;
 
+  if (f.s1 == 0) {
+    cb = (convert_float8 ((convert_uint8 (TM_LOAD_US8 (cp + x)) >> shift) &
+            mask) - coff) * cs;
+    cr = (convert_float8 ((convert_uint8 (TM_LOAD_US8 (vp + x)) >> shift) &
+            mask) - coff) * cs;
+  } else {
+    const uint8 cv = f.s0 == GST_CL_TONEMAP_KIND_SEMI ?
+        (convert_uint8 (TM_LOAD_US8 (cp + x)) >> shift) & mask :
+        (convert_uint8 ((ushort8) (TM_LOAD_US4 (cp + x / 2),
+                    TM_LOAD_US4 (vp + x / 2))).s04152637 >> shift) & mask;
+    const float4 cb4 = (convert_float4 (cv.even) - coff) * cs;
+    const float4 cr4 = (convert_float4 (cv.odd) - coff) * cs;
+    cb = (float8) (cb4.s0, cb4.s0, cb4.s1, cb4.s1, cb4.s2, cb4.s2, cb4.s3,
+        cb4.s3);
+    cr = (float8) (cr4.s0, cr4.s0, cr4.s1, cr4.s1, cr4.s2, cr4.s2, cr4.s3,
+        cr4.s3);
+  }
+  yy = (convert_float8 (yv) - cfg[GST_CL_TONEMAP_CFG_IN_YOFF]) *
+      (1.0f / cfg[GST_CL_TONEMAP_CFG_IN_YSCALE]);
+  rr = yy + 2.0f * (1.0f - kr) * cr;
+  bb = yy + 2.0f * (1.0f - kb) * cb;
   *gg = clamp ((yy - kr * rr - kb * bb) * (1.0f / (1.0f - kr - kb)), 0.0f,
       1.0f);
   *r = clamp (rr, 0.0f, 1.0f);
@@ -604,25 +614,74 @@ tm_x8_display (__constant float *cfg, const __global float *lut,
   *b = tm_lut8 (oetf, sqrt (clamp (lb, 0.0f, lt) / lt));
 }
 
-/* output Y' of 8 pixels of row @row, and their Cb', Cr' added to @cb, @cr
- * pairwise (per block) */
+/* output Y' of the 8 pixels from x of pixel row @y; their Cb', Cr' in @u,
+ * @v */
 inline void
-tm_x8_write_y (__global uchar * dst, int8 dg, int by, int row, int x,
-    __constant float *cfg, float8 r, float8 g, float8 b, float4 * cb,
-    float4 * cr)
+tm_x8_write_y (__global uchar * dst, int8 dg, int y, int x,
+    __constant float *cfg, float8 r, float8 g, float8 b, float8 * u,
+    float8 * v)
 {
   const float kr = cfg[GST_CL_TONEMAP_CFG_OUT_KR];
   const float kb = cfg[GST_CL_TONEMAP_CFG_OUT_KB];
   const float8 yy = kr * r + (1.0f - kr - kb) * g + kb * b;
   const float8 lv = floor (cfg[GST_CL_TONEMAP_CFG_OUT_YOFF] +
       cfg[GST_CL_TONEMAP_CFG_OUT_YSCALE] * yy + 0.5f);
-  const float8 u = (b - yy) * (0.5f / (1.0f - kb));
-  const float8 v = (r - yy) * (0.5f / (1.0f - kr));
 
-  TM_STORE_UC8 (dst + (size_t) dg.s0 + (size_t) (2 * by + row) * dg.s3 + x,
+  *u = (b - yy) * (0.5f / (1.0f - kb));
+  *v = (r - yy) * (0.5f / (1.0f - kr));
+  TM_STORE_UC8 (dst + (size_t) dg.s0 + (size_t) y * dg.s3 + x,
       convert_uchar8_sat (lv));
-  *cb += u.even + u.odd;
-  *cr += v.even + v.odd;
+}
+
+/* 8 pixels from x of row @y of a 4:4:4 frame */
+inline void
+tm_x8_444 (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
+    int8 dg, int y, int x, __constant float *cfg, const __global float *lut,
+    const __global float *gain, float lt)
+{
+  const float co = cfg[GST_CL_TONEMAP_CFG_OUT_COFF];
+  const float cs = cfg[GST_CL_TONEMAP_CFG_OUT_CSCALE];
+  float8 r, gg, b, u, v;
+
+  tm_x8_rgb (src, f, g, y, x, cfg, &r, &gg, &b);
+  tm_x8_display (cfg, lut, gain, lt, &r, &gg, &b);
+  tm_x8_write_y (dst, dg, y, x, cfg, r, gg, b, &u, &v);
+  TM_STORE_UC8 (dst + (size_t) dg.s1 + (size_t) y * dg.s4 + x,
+      convert_uchar8_sat (floor (co + cs * u + 0.5f)));
+  TM_STORE_UC8 (dst + (size_t) dg.s2 + (size_t) y * dg.s5 + x,
+      convert_uchar8_sat (floor (co + cs * v + 0.5f)));
+}
+
+/* 8 pixels from x of the two rows of block row @by of a 4:2:0 frame */
+inline void
+tm_x8_420 (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
+    int8 df, int8 dg, int by, int x, __constant float *cfg,
+    const __global float *lut, const __global float *gain, float lt)
+{
+  float4 cb = (float4) (0.0f), cr = (float4) (0.0f), cbl, crl;
+
+  for (int row = 0; row < 2; row++) {
+    float8 r, gg, b, u, v;
+    tm_x8_rgb (src, f, g, 2 * by + row, x, cfg, &r, &gg, &b);
+    tm_x8_display (cfg, lut, gain, lt, &r, &gg, &b);
+    tm_x8_write_y (dst, dg, 2 * by + row, x, cfg, r, gg, b, &u, &v);
+    cb += u.even + u.odd;
+    cr += v.even + v.odd;
+  }
+  cbl = floor (cfg[GST_CL_TONEMAP_CFG_OUT_COFF] +
+      cfg[GST_CL_TONEMAP_CFG_OUT_CSCALE] * cb * 0.25f + 0.5f);
+  crl = floor (cfg[GST_CL_TONEMAP_CFG_OUT_COFF] +
+      cfg[GST_CL_TONEMAP_CFG_OUT_CSCALE] * cr * 0.25f + 0.5f);
+  if (df.s0 == GST_CL_TONEMAP_KIND_SEMI) {
+    TM_STORE_UC8 (dst + (size_t) dg.s1 + (size_t) by * dg.s4 + x,
+        convert_uchar8_sat ((float8) (cbl.s0, crl.s0, cbl.s1, crl.s1,
+                cbl.s2, crl.s2, cbl.s3, crl.s3)));
+  } else {
+    TM_STORE_UC4 (dst + (size_t) dg.s1 + (size_t) by * dg.s4 + x / 2,
+        convert_uchar4_sat (cbl));
+    TM_STORE_UC4 (dst + (size_t) dg.s2 + (size_t) by * dg.s5 + x / 2,
+        convert_uchar4_sat (crl));
+  }
 }
 
 __kernel void
@@ -631,36 +690,20 @@ tonemap_map_x8 (const __global uchar * src, int8 f, int8 g,
     __constant float *cfg, const __global float *lut,
     const __global float *gain, float lt)
 {
-  const int nbx = (width + 1) >> 1, by = get_global_id (1);
-  const int full = 2 * by + 1 < height ? width & ~7 : 0;
+  const int nbx = (width + (1 << f.s1) - 1) >> f.s1, by = get_global_id (1);
+  const int bh = 1 << f.s2;
+  const int full = (by + 1) * bh <= height ? width & ~7 : 0;
   int x;
 
-  if (by >= (height + 1) >> 1)
+  if (by * bh >= height)
     return;
   for (x = 0; x < full; x += 8) {
-    float4 cb = (float4) (0.0f), cr = (float4) (0.0f), cbl, crl;
-    for (int row = 0; row < 2; row++) {
-      float8 r, gg, b;
-      tm_x8_rgb (src, f, g, by, row, x, cfg, &r, &gg, &b);
-      tm_x8_display (cfg, lut, gain, lt, &r, &gg, &b);
-      tm_x8_write_y (dst, dg, by, row, x, cfg, r, gg, b, &cb, &cr);
-    }
-    cbl = floor (cfg[GST_CL_TONEMAP_CFG_OUT_COFF] +
-        cfg[GST_CL_TONEMAP_CFG_OUT_CSCALE] * cb * 0.25f + 0.5f);
-    crl = floor (cfg[GST_CL_TONEMAP_CFG_OUT_COFF] +
-        cfg[GST_CL_TONEMAP_CFG_OUT_CSCALE] * cr * 0.25f + 0.5f);
-    if (df.s0 == GST_CL_TONEMAP_KIND_SEMI) {
-      TM_STORE_UC8 (dst + (size_t) dg.s1 + (size_t) by * dg.s4 + x,
-          convert_uchar8_sat ((float8) (cbl.s0, crl.s0, cbl.s1, crl.s1,
-                  cbl.s2, crl.s2, cbl.s3, crl.s3)));
-    } else {
-      TM_STORE_UC4 (dst + (size_t) dg.s1 + (size_t) by * dg.s4 + x / 2,
-          convert_uchar4_sat (cbl));
-      TM_STORE_UC4 (dst + (size_t) dg.s2 + (size_t) by * dg.s5 + x / 2,
-          convert_uchar4_sat (crl));
-    }
+    if (f.s1 == 0)
+      tm_x8_444 (src, f, g, dst, dg, by, x, cfg, lut, gain, lt);
+    else
+      tm_x8_420 (src, f, g, dst, df, dg, by, x, cfg, lut, gain, lt);
   }
-  for (int bx = x >> 1; bx < nbx; bx++)
+  for (int bx = x >> f.s1; bx < nbx; bx++)
     tm_block (src, f, g, dst, df, dg, bx, by, width, height, cfg, lut, gain,
         lt, 0.0f);
 }
@@ -672,7 +715,8 @@ tonemap_hist_x8 (const __global uchar * src, int8 f, int8 g, int width,
     int height, int rows, __constant float *cfg, __global uint * hist)
 {
   uint h[GST_CL_TONEMAP_BINS];
-  const int nby = (height + 1) >> 1, nbx = (width + 1) >> 1;
+  const int bw = 1 << f.s1, bh = 1 << f.s2;
+  const int nby = (height + bh - 1) / bh, nbx = (width + bw - 1) / bw;
   const int by0 = get_global_id (0) * rows;
 
   if (by0 >= nby)
@@ -680,22 +724,22 @@ tonemap_hist_x8 (const __global uchar * src, int8 f, int8 g, int width,
   for (int i = 0; i < GST_CL_TONEMAP_BINS; i++)
     h[i] = 0;
   for (int by = by0; by < min (by0 + rows, nby); by++) {
-    const int full = 2 * by + 1 < height ? width & ~7 : 0;
+    const int full = (by + 1) * bh <= height ? width & ~7 : 0;
     int x;
     for (x = 0; x < full; x += 8)
-      for (int row = 0; row < 2; row++) {
+      for (int row = 0; row < bh; row++) {
         float8 r, gg, b;
         int8 bin;
-        tm_x8_rgb (src, f, g, by, row, x, cfg, &r, &gg, &b);
+        tm_x8_rgb (src, f, g, by * bh + row, x, cfg, &r, &gg, &b);
         bin = min (convert_int8 (max (max (r, gg), b) * GST_CL_TONEMAP_BINS),
             GST_CL_TONEMAP_BINS - 1);
         h[bin.s0]++; h[bin.s1]++; h[bin.s2]++; h[bin.s3]++;
         h[bin.s4]++; h[bin.s5]++; h[bin.s6]++; h[bin.s7]++;
       }
-    for (int bx = x >> 1; bx < nbx; bx++) {
+    for (int bx = x / bw; bx < nbx; bx++) {
       const float2 c = tm_read_chroma (src, f, g, bx, by, cfg);
-      for (int y = 2 * by; y < min (2 * by + 2, height); y++)
-        for (int xx = 2 * bx; xx < min (2 * bx + 2, width); xx++) {
+      for (int y = by * bh; y < min ((by + 1) * bh, height); y++)
+        for (int xx = bx * bw; xx < min ((bx + 1) * bw, width); xx++) {
           const float3 e = tm_read_rgb (src, f, g, xx, y, c, cfg);
           h[min ((int) (max (max (e.x, e.y), e.z) * GST_CL_TONEMAP_BINS),
                   GST_CL_TONEMAP_BINS - 1)]++;

@@ -273,9 +273,9 @@ gst_cl_tone_map_frames_set_caps (GstClToneMapFrames * f,
   /* the CPU kernels where the program is built for a CPU (GST_CL_CPU); the
    * GPU shapes otherwise, also on POCL with GST_CL_GPU_KERNELS=1, as the
    * tests' -gpu-kernels runs check them */
-  f->fast420 = !gst_cl_device_builds_gpu_kernels (f->device) &&
+  f->fastx8 = !gst_cl_device_builds_gpu_kernels (f->device) &&
       setup->in_fmt.s[0] != GST_CL_TONEMAP_KIND_RGBA &&
-      setup->in_fmt.s[1] == 1 && setup->in_fmt.s[2] == 1 &&
+      setup->in_fmt.s[1] == setup->in_fmt.s[2] &&
       setup->out_fmt.s[3] == 1 && setup->cfg[GST_CL_TONEMAP_CFG_HLG] == 0.0f;
   f->reset = TRUE;
   /* once per caps, not per frame: a blocking write is fine here */
@@ -373,7 +373,7 @@ enqueue_hist (GstClToneMapFrames * f, Frame * fr, const cl_int8 * geo,
   const size_t one = 1;
   const cl_int rows = 8;
 
-  if (f->fast420) {
+  if (f->fastx8) {
     global = (nby + rows - 1) / rows;
     return gst_cl_set_args (f->k_histx8, error, GST_CL_ARG (fr->in->buffer),
         GST_CL_ARG (f->in_fmt), GST_CL_ARG (*geo), GST_CL_ARG (w),
@@ -434,7 +434,7 @@ enqueue_map (GstClToneMapFrames * f, Frame * fr, const cl_int8 * sg,
   const size_t global[2] = { (nbx + chunk - 1) / chunk, nby };
   cl_float lt = s->target_peak, hlg_peak = s->hlg_peak;
 
-  if (f->fast420)
+  if (f->fastx8)
     return gst_cl_set_args (f->k_mapx8, error, GST_CL_ARG (fr->in->buffer),
         GST_CL_ARG (f->in_fmt), GST_CL_ARG (*sg),
         GST_CL_ARG (fr->out->buffer), GST_CL_ARG (f->out_fmt),

@@ -52,8 +52,9 @@ typedef struct
 
   /* the current caps */
   gboolean hdr, out_device;
-  /* PQ 4:2:0 into its 8-bit sibling on a CPU: the kernels in float8 */
-  gboolean fast420;
+  /* PQ Y'CbCr (4:2:0, 4:4:4) into its 8-bit sibling on a CPU: the kernels
+   * in float8 */
+  gboolean fastx8;
   cl_int8 in_fmt, out_fmt;
   gdouble meta_peak;
   /* the next dynamic frame starts the smoothing afresh */
