@@ -502,28 +502,30 @@ tonemap_map (const __global uchar * src, int8 f, int8 g,
 }
 
 /* ------------------------------------------------------------------------ */
-/* CPUs: PQ Y'CbCr frames into their 8-bit sibling (P010_10LE, P016_LE    */
-/* into NV12; I420_10LE, I420_12LE into I420; Y444_16LE into Y444), 8      */
-/* pixels of a row (both rows of a 4:2:0 block) at a time                   */
-/*                                                                          */
-/* The same arithmetic as tm_block, in float8, so that POCL runs it in SIMD */
-/* registers: the scalar kernels above cost about 40 ns of CPU time a       */
-/* pixel on the CI machine. A work-item takes rows of blocks; the blocks    */
-/* right of the last 8 pixels, and the last row of an odd height, go        */
-/* through the scalar code.                                                 */
+/* CPUs, PQ into the 8-bit sibling: 8 pixels of a row (both rows of 4:2:0   */
+/* blocks) at a time, tm_block's arithmetic in float8 so that POCL runs it  */
+/* in SIMD registers (the scalar kernels cost about 40 ns of CPU time a     */
+/* pixel on the CI machine). A work-item takes rows of blocks; the blocks   */
+/* right of the last 8 pixels, and an odd height's last row, go scalar.     */
 
 #ifdef GST_CL_CPU
 typedef ushort8 __attribute__ ((aligned (2))) tm_ushort8_u;
 typedef uchar8 __attribute__ ((aligned (1))) tm_uchar8_u;
 typedef ushort4 __attribute__ ((aligned (2))) tm_ushort4_u;
+typedef ushort16 __attribute__ ((aligned (2))) tm_ushort16_u;
+typedef uchar16 __attribute__ ((aligned (1))) tm_uchar16_u;
 typedef uchar4 __attribute__ ((aligned (1))) tm_uchar4_u;
 #define TM_LOAD_US8(p) (*(const __global tm_ushort8_u *) (p))
 #define TM_LOAD_US4(p) (*(const __global tm_ushort4_u *) (p))
+#define TM_LOAD_US16(p) (*(const __global tm_ushort16_u *) (p))
+#define TM_STORE_UC16(p, v) (*(__global tm_uchar16_u *) (p) = (v))
 #define TM_STORE_UC8(p, v) (*(__global tm_uchar8_u *) (p) = (v))
 #define TM_STORE_UC4(p, v) (*(__global tm_uchar4_u *) (p) = (v))
 #else
 #define TM_LOAD_US8(p) vload8 (0, (p))
 #define TM_LOAD_US4(p) vload4 (0, (p))
+#define TM_LOAD_US16(p) vload16 (0, (p))
+#define TM_STORE_UC16(p, v) vstore16 ((v), 0, (p))
 #define TM_STORE_UC8(p, v) vstore8 ((v), 0, (p))
 #define TM_STORE_UC4(p, v) vstore4 ((v), 0, (p))
 #endif
@@ -564,6 +566,20 @@ tm_x8_rgb (const __global uchar * src, int8 f, int8 g, int y, int x,
   const float cs = 1.0f / cfg[GST_CL_TONEMAP_CFG_IN_CSCALE];
   float8 cb, cr, yy, rr, bb;
 
+  if (f.s0 == GST_CL_TONEMAP_KIND_RGBA) {
+    /* 8 packed pixels: R'G'B' of full range, alpha aside */
+    const __global ushort *p = (const __global ushort *) (src +
+        (size_t) g.s0 + (size_t) y * g.s3) + 4 * x;
+    const ushort16 a = TM_LOAD_US16 (p), c = TM_LOAD_US16 (p + 16);
+    const float m = 1.0f / (float) mask;
+    *r = convert_float8 ((convert_uint8 ((ushort8) (a.s048c, c.s048c)) >>
+            shift) & mask) * m;
+    *gg = convert_float8 ((convert_uint8 ((ushort8) (a.s159d, c.s159d)) >>
+            shift) & mask) * m;
+    *b = convert_float8 ((convert_uint8 ((ushort8) (a.s26ae, c.s26ae)) >>
+            shift) & mask) * m;
+    return;
+  }
   if (f.s1 == 0) {
     cb = (convert_float8 ((convert_uint8 (TM_LOAD_US8 (cp + x)) >> shift) &
             mask) - coff) * cs;
@@ -633,6 +649,34 @@ tm_x8_write_y (__global uchar * dst, int8 dg, int y, int x,
       convert_uchar8_sat (lv));
 }
 
+/* 8 pixels from x of row @y of RGBA64_LE into RGBA, alpha scaled */
+inline void
+tm_x8_rgba (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
+    int8 dg, int y, int x, __constant float *cfg, const __global float *lut,
+    const __global float *gain, float lt)
+{
+  const __global ushort *p = (const __global ushort *) (src + (size_t) g.s0 +
+      (size_t) y * g.s3) + 4 * x;
+  const float8 al = convert_float8 ((ushort8) (TM_LOAD_US16 (p).s37bf,
+          TM_LOAD_US16 (p + 16).s37bf)) * cfg[GST_CL_TONEMAP_CFG_ALPHA];
+  __global uchar *o = dst + (size_t) dg.s0 + (size_t) y * dg.s3 + 4 * x;
+  float8 r, gg, b;
+  uchar8 r8, g8, b8, a8;
+
+  tm_x8_rgb (src, f, g, y, x, cfg, &r, &gg, &b);
+  tm_x8_display (cfg, lut, gain, lt, &r, &gg, &b);
+  r8 = convert_uchar8_sat (floor (r * 255.0f + 0.5f));
+  g8 = convert_uchar8_sat (floor (gg * 255.0f + 0.5f));
+  b8 = convert_uchar8_sat (floor (b * 255.0f + 0.5f));
+  a8 = convert_uchar8_sat (floor (al + 0.5f));
+  TM_STORE_UC16 (o, ((uchar16) (r8.s0, g8.s0, b8.s0, a8.s0, r8.s1, g8.s1,
+              b8.s1, a8.s1, r8.s2, g8.s2, b8.s2, a8.s2, r8.s3, g8.s3, b8.s3,
+              a8.s3)));
+  TM_STORE_UC16 (o + 16, ((uchar16) (r8.s4, g8.s4, b8.s4, a8.s4, r8.s5,
+              g8.s5, b8.s5, a8.s5, r8.s6, g8.s6, b8.s6, a8.s6, r8.s7, g8.s7,
+              b8.s7, a8.s7)));
+}
+
 /* 8 pixels from x of row @y of a 4:4:4 frame */
 inline void
 tm_x8_444 (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
@@ -698,7 +742,9 @@ tonemap_map_x8 (const __global uchar * src, int8 f, int8 g,
   if (by * bh >= height)
     return;
   for (x = 0; x < full; x += 8) {
-    if (f.s1 == 0)
+    if (f.s0 == GST_CL_TONEMAP_KIND_RGBA)
+      tm_x8_rgba (src, f, g, dst, dg, by, x, cfg, lut, gain, lt);
+    else if (f.s1 == 0)
       tm_x8_444 (src, f, g, dst, dg, by, x, cfg, lut, gain, lt);
     else
       tm_x8_420 (src, f, g, dst, df, dg, by, x, cfg, lut, gain, lt);
@@ -737,7 +783,8 @@ tonemap_hist_x8 (const __global uchar * src, int8 f, int8 g, int width,
         h[bin.s4]++; h[bin.s5]++; h[bin.s6]++; h[bin.s7]++;
       }
     for (int bx = x / bw; bx < nbx; bx++) {
-      const float2 c = tm_read_chroma (src, f, g, bx, by, cfg);
+      const float2 c = f.s0 == GST_CL_TONEMAP_KIND_RGBA ? (float2) (0.0f) :
+          tm_read_chroma (src, f, g, bx, by, cfg);
       for (int y = by * bh; y < min ((by + 1) * bh, height); y++)
         for (int xx = bx * bw; xx < min ((bx + 1) * bw, width); xx++) {
           const float3 e = tm_read_rgb (src, f, g, xx, y, c, cfg);

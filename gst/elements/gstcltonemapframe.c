@@ -274,7 +274,6 @@ gst_cl_tone_map_frames_set_caps (GstClToneMapFrames * f,
    * GPU shapes otherwise, also on POCL with GST_CL_GPU_KERNELS=1, as the
    * tests' -gpu-kernels runs check them */
   f->fastx8 = !gst_cl_device_builds_gpu_kernels (f->device) &&
-      setup->in_fmt.s[0] != GST_CL_TONEMAP_KIND_RGBA &&
       setup->in_fmt.s[1] == setup->in_fmt.s[2] &&
       setup->out_fmt.s[3] == 1 && setup->cfg[GST_CL_TONEMAP_CFG_HLG] == 0.0f;
   f->reset = TRUE;

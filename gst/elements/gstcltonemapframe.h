@@ -52,8 +52,7 @@ typedef struct
 
   /* the current caps */
   gboolean hdr, out_device;
-  /* PQ Y'CbCr (4:2:0, 4:4:4) into its 8-bit sibling on a CPU: the kernels
-   * in float8 */
+  /* PQ input into its 8-bit sibling on a CPU: the kernels in float8 */
   gboolean fastx8;
   cl_int8 in_fmt, out_fmt;
   gdouble meta_peak;
