@@ -204,14 +204,22 @@ gst_cl_tone_map_start (GstBaseTransform * trans)
 {
   GstClToneMap *self = GST_CL_TONE_MAP (trans);
   GstClBaseTransform *base = GST_CL_BASE_TRANSFORM (trans);
+  static gchar *source = NULL;
   GError *err = NULL;
 
   if (!GST_BASE_TRANSFORM_CLASS (gst_cl_tone_map_parent_class)->start (trans))
     return FALSE;
+  /* one program of two files: the general kernels and the CPUs' ones */
+  if (g_once_init_enter (&source)) {
+    gchar *s = g_strconcat (gst_cl_source_tonemap, gst_cl_source_tonemap_x8,
+        NULL);
+    g_once_init_leave (&source, s);
+  }
   if (!gst_cl_tone_map_frames_start (&self->frames, base->device,
-          base->queue_set, gst_cl_source_tonemap, &err)) {
+          base->queue_set, source, &err)) {
     GST_ELEMENT_ERROR (self, LIBRARY, INIT,
-        ("Could not build the OpenCL kernels tonemap.cl for device \"%s\".",
+        ("Could not build the OpenCL kernels tonemap.cl and tonemap_x8.cl "
+            "for device \"%s\".",
             base->device->name), ("%s", err->message));
     g_clear_error (&err);
     gst_cl_tone_map_frames_stop (&self->frames, GST_ELEMENT (self));
