@@ -3,7 +3,7 @@
  * program of tonemap.cl (gstcltonemapframe.c builds them as one). */
 
 /* ------------------------------------------------------------------------ */
-/* CPUs, PQ into the 8-bit sibling: 8 pixels of a row (both rows of 4:2:0   */
+/* CPUs, into the 8-bit sibling: 8 pixels of a row (both rows of 4:2:0   */
 /* blocks) at a time, tm_block's arithmetic in float8 so that POCL runs it  */
 /* in SIMD registers (the scalar kernels cost about 40 ns of CPU time a     */
 /* pixel on the CI machine). A work-item takes rows of blocks; the blocks   */
@@ -108,15 +108,48 @@ tm_x8_rgb (const __global uchar * src, int8 f, int8 g, int y, int x,
   *b = clamp (bb, 0.0f, 1.0f);
 }
 
-/* display R'G'B' of 8 pixels (tm_pixel for PQ, in float8), in place */
+/* x^y of 8 values x >= 0 */
+inline float8
+tm_pow8 (float8 x, float y)
+{
+  return select ((float8) (0.0f), exp2 (y * log2 (x)), x > 0.0f);
+}
+
+/* Linear light of 8 pixels of R'G'B' @r, @g, @b, in place (through the
+ * table of the input's transfer, and for HLG the OOTF); returns PQ (max
+ * (R, G, B)): max (R', G', B') itself for PQ. */
+inline float8
+tm_x8_linear (__constant float *cfg, const __global float *lut,
+    float hlg_peak, float8 * r, float8 * g, float8 * b)
+{
+  const float8 sig = max (max (*r, *g), *b);
+  float8 k, s, y;
+
+  *r = tm_lut8 (lut, *r);
+  *g = tm_lut8 (lut, *g);
+  *b = tm_lut8 (lut, *b);
+  if (cfg[GST_CL_TONEMAP_CFG_HLG] == 0.0f)
+    return sig;
+  k = hlg_peak * tm_pow8 (0.2627f * *r + 0.6780f * *g + 0.0593f * *b, 0.2f);
+  *r *= k;
+  *g *= k;
+  *b *= k;
+  /* PQ's inverse EOTF of max (R, G, B) */
+  y = tm_pow8 (max (max (*r, *g), *b) / 10000.0f, TM_M1);
+  s = tm_pow8 ((TM_C1 + TM_C2 * y) / (1.0f + TM_C3 * y), TM_M2);
+  return s;
+}
+
+/* display R'G'B' of 8 pixels (tm_pixel in float8), in place */
 inline void
 tm_x8_display (__constant float *cfg, const __global float *lut,
-    const __global float *gain, float lt, float8 * r, float8 * g, float8 * b)
+    const __global float *gain, float lt, float hlg_peak, float8 * r,
+    float8 * g, float8 * b)
 {
   const __global float *oetf = lut + GST_CL_TONEMAP_LUT + 1;
-  const float8 k = tm_lut8 (gain, max (max (*r, *g), *b));
-  float8 lr = tm_lut8 (lut, *r) * k, lg = tm_lut8 (lut, *g) * k;
-  float8 lb = tm_lut8 (lut, *b) * k;
+  const float8 k = tm_lut8 (gain, tm_x8_linear (cfg, lut, hlg_peak, r, g,
+          b));
+  float8 lr = *r * k, lg = *g * k, lb = *b * k;
 
   if (cfg[GST_CL_TONEMAP_CFG_GAMUT] != 0.0f) {
     __constant const float *m = cfg + GST_CL_TONEMAP_CFG_MATRIX;
@@ -154,7 +187,8 @@ tm_x8_write_y (__global uchar * dst, int8 dg, int y, int x,
 inline void
 tm_x8_rgba (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
     int8 dg, int y, int x, __constant float *cfg, const __global float *lut,
-    const __global float *gain, float lt)
+    const __global float *gain, float lt,
+    float hlg_peak)
 {
   const __global ushort *p = (const __global ushort *) (src + (size_t) g.s0 +
       (size_t) y * g.s3) + 4 * x;
@@ -165,7 +199,7 @@ tm_x8_rgba (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
   uchar8 r8, g8, b8, a8;
 
   tm_x8_rgb (src, f, g, y, x, cfg, &r, &gg, &b);
-  tm_x8_display (cfg, lut, gain, lt, &r, &gg, &b);
+  tm_x8_display (cfg, lut, gain, lt, hlg_peak, &r, &gg, &b);
   r8 = convert_uchar8_sat (floor (r * 255.0f + 0.5f));
   g8 = convert_uchar8_sat (floor (gg * 255.0f + 0.5f));
   b8 = convert_uchar8_sat (floor (b * 255.0f + 0.5f));
@@ -182,14 +216,15 @@ tm_x8_rgba (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
 inline void
 tm_x8_444 (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
     int8 dg, int y, int x, __constant float *cfg, const __global float *lut,
-    const __global float *gain, float lt)
+    const __global float *gain, float lt,
+    float hlg_peak)
 {
   const float co = cfg[GST_CL_TONEMAP_CFG_OUT_COFF];
   const float cs = cfg[GST_CL_TONEMAP_CFG_OUT_CSCALE];
   float8 r, gg, b, u, v;
 
   tm_x8_rgb (src, f, g, y, x, cfg, &r, &gg, &b);
-  tm_x8_display (cfg, lut, gain, lt, &r, &gg, &b);
+  tm_x8_display (cfg, lut, gain, lt, hlg_peak, &r, &gg, &b);
   tm_x8_write_y (dst, dg, y, x, cfg, r, gg, b, &u, &v);
   TM_STORE_UC8 (dst + (size_t) dg.s1 + (size_t) y * dg.s4 + x,
       convert_uchar8_sat (floor (co + cs * u + 0.5f)));
@@ -201,14 +236,15 @@ tm_x8_444 (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
 inline void
 tm_x8_420 (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
     int8 df, int8 dg, int by, int x, __constant float *cfg,
-    const __global float *lut, const __global float *gain, float lt)
+    const __global float *lut, const __global float *gain, float lt,
+    float hlg_peak)
 {
   float4 cb = (float4) (0.0f), cr = (float4) (0.0f), cbl, crl;
 
   for (int row = 0; row < 2; row++) {
     float8 r, gg, b, u, v;
     tm_x8_rgb (src, f, g, 2 * by + row, x, cfg, &r, &gg, &b);
-    tm_x8_display (cfg, lut, gain, lt, &r, &gg, &b);
+    tm_x8_display (cfg, lut, gain, lt, hlg_peak, &r, &gg, &b);
     tm_x8_write_y (dst, dg, 2 * by + row, x, cfg, r, gg, b, &u, &v);
     cb += u.even + u.odd;
     cr += v.even + v.odd;
@@ -233,7 +269,7 @@ __kernel void
 tonemap_map_x8 (const __global uchar * src, int8 f, int8 g,
     __global uchar * dst, int8 df, int8 dg, int width, int height,
     __constant float *cfg, const __global float *lut,
-    const __global float *gain, float lt)
+    const __global float *gain, float lt, float hlg_peak)
 {
   const int nbx = (width + (1 << f.s1) - 1) >> f.s1, by = get_global_id (1);
   const int bh = 1 << f.s2;
@@ -244,22 +280,24 @@ tonemap_map_x8 (const __global uchar * src, int8 f, int8 g,
     return;
   for (x = 0; x < full; x += 8) {
     if (f.s0 == GST_CL_TONEMAP_KIND_RGBA)
-      tm_x8_rgba (src, f, g, dst, dg, by, x, cfg, lut, gain, lt);
+      tm_x8_rgba (src, f, g, dst, dg, by, x, cfg, lut, gain, lt, hlg_peak);
     else if (f.s1 == 0)
-      tm_x8_444 (src, f, g, dst, dg, by, x, cfg, lut, gain, lt);
+      tm_x8_444 (src, f, g, dst, dg, by, x, cfg, lut, gain, lt, hlg_peak);
     else
-      tm_x8_420 (src, f, g, dst, df, dg, by, x, cfg, lut, gain, lt);
+      tm_x8_420 (src, f, g, dst, df, dg, by, x, cfg, lut, gain, lt,
+          hlg_peak);
   }
   for (int bx = x >> f.s1; bx < nbx; bx++)
     tm_block (src, f, g, dst, df, dg, bx, by, width, height, cfg, lut, gain,
-        lt, 0.0f);
+        lt, hlg_peak);
 }
 
 /* The histogram of the same frames: rows of blocks per work-item into a
  * private table, added to hist once per work-item */
 __kernel void
 tonemap_hist_x8 (const __global uchar * src, int8 f, int8 g, int width,
-    int height, int rows, __constant float *cfg, __global uint * hist)
+    int height, int rows, __constant float *cfg, const __global float *lut,
+    float hlg_peak, __global uint * hist)
 {
   uint h[GST_CL_TONEMAP_BINS];
   const int bw = 1 << f.s1, bh = 1 << f.s2;
@@ -278,8 +316,8 @@ tonemap_hist_x8 (const __global uchar * src, int8 f, int8 g, int width,
         float8 r, gg, b;
         int8 bin;
         tm_x8_rgb (src, f, g, by * bh + row, x, cfg, &r, &gg, &b);
-        bin = min (convert_int8 (max (max (r, gg), b) * GST_CL_TONEMAP_BINS),
-            GST_CL_TONEMAP_BINS - 1);
+        bin = min (convert_int8 (tm_x8_linear (cfg, lut, hlg_peak, &r, &gg,
+                    &b) * GST_CL_TONEMAP_BINS), GST_CL_TONEMAP_BINS - 1);
         h[bin.s0]++; h[bin.s1]++; h[bin.s2]++; h[bin.s3]++;
         h[bin.s4]++; h[bin.s5]++; h[bin.s6]++; h[bin.s7]++;
       }
@@ -289,7 +327,9 @@ tonemap_hist_x8 (const __global uchar * src, int8 f, int8 g, int width,
       for (int y = by * bh; y < min ((by + 1) * bh, height); y++)
         for (int xx = bx * bw; xx < min ((bx + 1) * bw, width); xx++) {
           const float3 e = tm_read_rgb (src, f, g, xx, y, c, cfg);
-          h[min ((int) (max (max (e.x, e.y), e.z) * GST_CL_TONEMAP_BINS),
+          const float3 l = cfg[GST_CL_TONEMAP_CFG_HLG] == 0.0f ? e :
+              tm_linear (e, cfg, lut, hlg_peak);
+          h[min ((int) (tm_signal_pq (e, l, cfg) * GST_CL_TONEMAP_BINS),
                   GST_CL_TONEMAP_BINS - 1)]++;
         }
     }

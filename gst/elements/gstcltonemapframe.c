@@ -275,7 +275,7 @@ gst_cl_tone_map_frames_set_caps (GstClToneMapFrames * f,
    * tests' -gpu-kernels runs check them */
   f->fastx8 = !gst_cl_device_builds_gpu_kernels (f->device) &&
       setup->in_fmt.s[1] == setup->in_fmt.s[2] &&
-      setup->out_fmt.s[3] == 1 && setup->cfg[GST_CL_TONEMAP_CFG_HLG] == 0.0f;
+      setup->out_fmt.s[3] == 1;
   f->reset = TRUE;
   /* once per caps, not per frame: a blocking write is fine here */
   st = clEnqueueWriteBuffer (q, f->cfg, CL_TRUE, 0, sizeof (setup->cfg),
@@ -377,7 +377,8 @@ enqueue_hist (GstClToneMapFrames * f, Frame * fr, const cl_int8 * geo,
     return gst_cl_set_args (f->k_histx8, error, GST_CL_ARG (fr->in->buffer),
         GST_CL_ARG (f->in_fmt), GST_CL_ARG (*geo), GST_CL_ARG (w),
         GST_CL_ARG (h), GST_CL_ARG (rows), GST_CL_ARG (f->cfg),
-        GST_CL_ARG (f->hist), GST_CL_ARGS_END)
+        GST_CL_ARG (f->lut), GST_CL_ARG (hlg_peak), GST_CL_ARG (f->hist),
+        GST_CL_ARGS_END)
         && enqueue (fr, f->k_histx8, 1, &global, &one, profiling, error);
   }
   return gst_cl_set_args (f->k_hist, error, GST_CL_ARG (fr->in->buffer),
@@ -439,7 +440,7 @@ enqueue_map (GstClToneMapFrames * f, Frame * fr, const cl_int8 * sg,
         GST_CL_ARG (fr->out->buffer), GST_CL_ARG (f->out_fmt),
         GST_CL_ARG (*dg), GST_CL_ARG (w), GST_CL_ARG (h),
         GST_CL_ARG (f->cfg), GST_CL_ARG (f->lut), GST_CL_ARG (f->gain),
-        GST_CL_ARG (lt), GST_CL_ARGS_END)
+        GST_CL_ARG (lt), GST_CL_ARG (hlg_peak), GST_CL_ARGS_END)
         && enqueue (fr, f->k_mapx8, 2, global, local, profiling, error);
   return gst_cl_set_args (f->k_map, error, GST_CL_ARG (fr->in->buffer),
       GST_CL_ARG (f->in_fmt), GST_CL_ARG (*sg), GST_CL_ARG (fr->out->buffer),

@@ -52,7 +52,7 @@ typedef struct
 
   /* the current caps */
   gboolean hdr, out_device;
-  /* PQ input into its 8-bit sibling on a CPU: the kernels in float8 */
+  /* input into its 8-bit sibling on a CPU: the kernels in float8 */
   gboolean fastx8;
   cl_int8 in_fmt, out_fmt;
   gdouble meta_peak;
