@@ -9,12 +9,16 @@
  * filters do not touch, a fill, and a flush after a command or of an empty
  * queue. The device is kept fed (a flush every 8 commands, a wait every 64)
  * so that the figures are of a steady stream, not of a full queue.
+ * An argument N makes N more buffers of a frame's size in the context
+ * first (each written once, so that it is on the device), as many
+ * streams' pools and staging hold: does a command's cost grow with them?
  *
- *     build/bench/probes/commands
+ *     build/bench/probes/commands [N]
  */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -110,8 +114,24 @@ command (int kind)
   return t2;
 }
 
+/* @n more buffers of 3 MB in the context, each written once */
+static void
+more_buffers (int n)
+{
+  static char zeros[3 << 20];
+  int i;
+
+  for (i = 0; i < n; i++) {
+    cl_mem m = clCreateBuffer (ctx, CL_MEM_READ_WRITE, sizeof (zeros), NULL,
+        NULL);
+    clEnqueueWriteBuffer (q, m, CL_FALSE, 0, sizeof (zeros), zeros, 0, NULL,
+        NULL);
+  }
+  clFinish (q);
+}
+
 int
-main (void)
+main (int argc, char **argv)
 {
   cl_platform_id platforms[8];
   cl_uint n_platforms = 0, p;
@@ -145,7 +165,9 @@ main (void)
   clSetKernelArg (k, 2, sizeof (n), &n);
   clEnqueueMarkerWithWaitList (other, 0, NULL, &upload);
   clFinish (other);
-  printf ("# commands: %s, us a call (one thread, steady stream)\n", name);
+  more_buffers (argc > 1 ? atoi (argv[1]) : 0);
+  printf ("# commands: %s, %d more buffers, us a call (one thread, "
+      "steady stream)\n", name, argc > 1 ? atoi (argv[1]) : 0);
   for (kind = 0; kind < N_KINDS; kind++) {
     double total = 0;
     for (i = 0; i < ROUNDS; i++) {
