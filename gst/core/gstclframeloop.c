@@ -267,6 +267,12 @@ frame_end (GstClFrameLoop * loop, const GstClFrameLoopFrame * f, Frame * fr,
 {
   if (!frame_done (fr, error))
     return FALSE;
+  /* Device frames downstream: the next element's commands follow on this
+   * queue, and whatever waits for the frame elsewhere submits it first
+   * (gst_cl_wait_list_add(), gst_cl_event_wait()): a flush a chain, not
+   * one an element. Before the download, which would flush it otherwise. */
+  if (!loop->out_device)
+    clFlush (fr->q);
   gst_cl_memory_set_event (fr->in, fr->compute, fr->done, FALSE);
   if (fr->out) {
     gst_cl_memory_set_event (fr->out, fr->compute, fr->done, TRUE);
@@ -279,12 +285,6 @@ frame_end (GstClFrameLoop * loop, const GstClFrameLoopFrame * f, Frame * fr,
       clRetainEvent (fr->prof.download);
     }
   }
-  /* Device frames downstream: the next element's commands follow on this
-   * queue, and whatever waits for the frame elsewhere submits it first
-   * (gst_cl_wait_list_add(), gst_cl_event_wait()): a flush a chain, not
-   * one an element. The transfers flushed their own queues. */
-  if (!loop->out_device)
-    clFlush (fr->q);
   return TRUE;
 }
 
