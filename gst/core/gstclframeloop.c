@@ -6,9 +6,8 @@
  * reads the output, the element's kernels are enqueued, the chroma planes
  * copied on the device, and the last command's event set on both frames'
  * memory, so that the next consumer is ordered after them without a host
- * wait
- * (docs/design.md). The host waits only for frames beyond the number in
- * flight. */
+ * wait (docs/design.md). The host waits only for frames beyond the number
+ * in flight. */
 #include "gstclframeloop.h"
 #include "gstclcaps.h"
 #include "gstclframe.h"

@@ -27,8 +27,8 @@ G_BEGIN_DECLS
  *   work (gst_cl_frame_work_enqueue(), gst_cl_frame_work_follow()), owned
  *   by the work; the queue being in order, the frame is done when it is,
  *   and the base class uses it as the frame's end instead of enqueuing a
- *   marker (on NVIDIA every command costs the device's lock about 10 us,
- *   for every stream of it: docs/performance.md, "Many streams")
+ *   marker (on NVIDIA every command holds the device's lock, which all
+ *   streams on it share: docs/performance.md, "Many streams")
  *
  * Valid for the call it is passed to only. An element enqueues the
  * commands it ends a frame with through the work, or notes their events
