@@ -8,13 +8,19 @@
  *    OpenCV pads frames the grid does not divide), clipped at `clip` with
  *    the excess redistributed (an equal share to every bin, then one more
  *    to every residual_step-th bin), and its running sum scaled to the
- *    tile's LUT: lut[b] = round (sum (hist[0..b]) * lut_scale). Up to 4096
- *    bins (8, 10 and 12 bits) the histogram is in local memory; 16-bit
- *    histograms (65536 bins, 256 KB) are counted in the LUT buffer itself,
- *    which the work-group then turns into its LUT in place (the region of a
- *    tile belongs to its work-group alone, so a barrier orders it).
+ *    tile's LUT (16-bit entries): lut[b] = round (sum (hist[0..b]) *
+ *    lut_scale). Up to 4096 bins (8, 10 and 12 bits) the histogram is in
+ *    local memory; 16-bit histograms (65536 bins, 256 KB) are counted in a
+ *    device buffer, in the tile's own region (it belongs to the work-group
+ *    alone, so a barrier orders it).
+ *    The same kernel writes the column table of the blend (xtab: each
+ *    column's two tiles and weights, which every row shares).
  * 2. clahe_blend*: each pixel is the bilinear blend of the LUTs of its four
  *    nearest tiles, in float32, in OpenCV's order, rounded half to even.
+ *
+ * On CPUs (GST_CL_CPU builds, groups of one work-item) a group walks its
+ * tile alone and counts with plain increments, as OpenCV's loop does; on
+ * GPUs the group's work-items count with local atomics.
  *
  * Exactness: OpenCV computes in float32 with separate multiplies and adds
  * (its x86 baseline has no FMA), so contraction into fused multiply-adds,
@@ -54,6 +60,16 @@ clahe_load_image (__read_only image2d_t src, int x, int y, int shift,
 {
   return (read_imageui (src, GST_CL_SAMPLER, (int2) (x, y)).x >> shift) &
       mask;
+}
+
+/* cvRound () of a float in [0, 2^23): adding 2^23 leaves no fraction
+ * bits, so the sum is rounded to an integer half to even (the default
+ * rounding of every OpenCL device): two adds on any device, whatever its
+ * library makes of rint () */
+inline uint
+clahe_round (float v)
+{
+  return (uint) ((v + 8388608.0f) - 8388608.0f);
 }
 
 /* The LUT of the tile of this work-group from its histogram `hist` (local
@@ -102,178 +118,207 @@ clahe_load_image (__read_only image2d_t src, int x, int y, int shift,
       sum_ += scratch[2 + b_]; \
     for (b_ = b0_; b_ < b0_ + per_; b_++) { \
       sum_ += hist[b_]; \
-      lut[b_] = (uint) clamp (convert_int_rte ((float) sum_ * (lut_scale)), \
-          0, (maxv)); \
+      lut[b_] = (ushort) min (clahe_round ((float) sum_ * (lut_scale)), \
+          (uint) (maxv)); \
     } \
   } while (0)
 
-/* The tile of this work-group: its first padded pixel and the walk over
- * its tw x th pixels, each read at its place in the frame */
-#define CLAHE_FOR_TILE_PIXELS(tw, th, tiles_x, width, height, X, Y) \
-  const int tile_ = (int) get_group_id (0); \
-  const int tx0_ = (tile_ % (tiles_x)) * (tw), ty0_ = (tile_ / (tiles_x)) * (th); \
-  int i_; \
-  for (i_ = (int) get_local_id (0); i_ < (tw) * (th); \
-      i_ += (int) get_local_size (0)) { \
-    const int X = clahe_reflect101 (tx0_ + i_ % (tw), (width)); \
-    const int Y = clahe_reflect101 (ty0_ + i_ / (tw), (height));
+/* Counts the pixels of the tile of this work-group (of tw x th pixels of
+ * the padded frame, each read at its place in the frame: LOAD (x, y)) in
+ * `hist`: a work-item takes every n-th column of each row. */
+#define CLAHE_COUNT_TILE(hist, LOAD) \
+  do { \
+    const int tile_ = (int) get_group_id (0); \
+    const int n_ = (int) get_local_size (0); \
+    const int tx0_ = (tile_ % tiles_x) * tw, ty0_ = (tile_ / tiles_x) * th; \
+    int r_, c_; \
+    for (r_ = 0; r_ < th; r_++) { \
+      const int y_ = clahe_reflect101 (ty0_ + r_, height); \
+      for (c_ = (int) get_local_id (0); c_ < tw; c_ += n_) { \
+        const int xp_ = tx0_ + c_; \
+        const int x_ = xp_ < width ? xp_ : clahe_reflect101 (xp_, width); \
+        const uint v_ = LOAD (x_, y_); \
+        if (n_ == 1) \
+          hist[v_]++; \
+        else \
+          atomic_inc (&hist[v_]); \
+      } \
+    } \
+  } while (0)
 
-#define CLAHE_END_FOR }
-
-/* Up to 12 bits: histogram in local memory (`hist`: bins uints) */
-__kernel void
-clahe_lut (const __global uchar * src, int stride, int wide, int width,
-    int height, int shift, uint mask, int tw, int th, int tiles_x, int bins,
-    int clip, float lut_scale, int maxv, __global uint * lut,
-    __local uint * hist, __local uint * scratch)
-{
-  __global uint *tlut = lut + (size_t) get_group_id (0) * bins;
-  int b;
-  for (b = (int) get_local_id (0); b < bins; b += (int) get_local_size (0))
-    hist[b] = 0;
-  barrier (CLK_LOCAL_MEM_FENCE);
-  {
-    CLAHE_FOR_TILE_PIXELS (tw, th, tiles_x, width, height, x, y)
-        atomic_inc (&hist[clahe_load (src, stride, wide, x, y, shift, mask)]);
-    CLAHE_END_FOR
-  }
-  barrier (CLK_LOCAL_MEM_FENCE);
-  CLAHE_HIST_TO_LUT (hist, tlut, bins, clip, lut_scale, maxv, scratch);
-}
-
-__kernel void
-clahe_lut_image (__read_only image2d_t src, int width, int height, int shift,
-    uint mask, int tw, int th, int tiles_x, int bins, int clip,
-    float lut_scale, int maxv, __global uint * lut, __local uint * hist,
-    __local uint * scratch)
-{
-  __global uint *tlut = lut + (size_t) get_group_id (0) * bins;
-  int b;
-  for (b = (int) get_local_id (0); b < bins; b += (int) get_local_size (0))
-    hist[b] = 0;
-  barrier (CLK_LOCAL_MEM_FENCE);
-  {
-    CLAHE_FOR_TILE_PIXELS (tw, th, tiles_x, width, height, x, y)
-        atomic_inc (&hist[clahe_load_image (src, x, y, shift, mask)]);
-    CLAHE_END_FOR
-  }
-  barrier (CLK_LOCAL_MEM_FENCE);
-  CLAHE_HIST_TO_LUT (hist, tlut, bins, clip, lut_scale, maxv, scratch);
-}
-
-/* 16 bits: the tile's 65536 counts in its own region of the LUT buffer,
- * zeroed first (by the same work-group, so no command of its own) */
-__kernel void
-clahe_lut_wide (const __global uchar * src, int stride, int wide, int width,
-    int height, int shift, uint mask, int tw, int th, int tiles_x, int bins,
-    int clip, float lut_scale, int maxv, __global uint * lut,
-    __local uint * scratch)
-{
-  volatile __global uint *tlut = lut + (size_t) get_group_id (0) * bins;
-  int b;
-  for (b = (int) get_local_id (0); b < bins; b += (int) get_local_size (0))
-    tlut[b] = 0;
-  barrier (CLK_GLOBAL_MEM_FENCE);
-  {
-    CLAHE_FOR_TILE_PIXELS (tw, th, tiles_x, width, height, x, y)
-        atomic_inc (&tlut[clahe_load (src, stride, wide, x, y, shift, mask)]);
-    CLAHE_END_FOR
-  }
-  barrier (CLK_GLOBAL_MEM_FENCE);
-  CLAHE_HIST_TO_LUT (tlut, tlut, bins, clip, lut_scale, maxv, scratch);
-}
-
-__kernel void
-clahe_lut_wide_image (__read_only image2d_t src, int width, int height,
-    int shift, uint mask, int tw, int th, int tiles_x, int bins, int clip,
-    float lut_scale, int maxv, __global uint * lut, __local uint * scratch)
-{
-  volatile __global uint *tlut = lut + (size_t) get_group_id (0) * bins;
-  int b;
-  for (b = (int) get_local_id (0); b < bins; b += (int) get_local_size (0))
-    tlut[b] = 0;
-  barrier (CLK_GLOBAL_MEM_FENCE);
-  {
-    CLAHE_FOR_TILE_PIXELS (tw, th, tiles_x, width, height, x, y)
-        atomic_inc (&tlut[clahe_load_image (src, x, y, shift, mask)]);
-    CLAHE_END_FOR
-  }
-  barrier (CLK_GLOBAL_MEM_FENCE);
-  CLAHE_HIST_TO_LUT (tlut, tlut, bins, clip, lut_scale, maxv, scratch);
-}
-
-/* Where a row (column) lies between tile centres, as OpenCV computes it:
+/* Where a column (row) p lies between tile centres, as OpenCV computes it:
  * t = p * inv - 0.5 in float32, the tiles floor (t) and floor (t) + 1
- * clamped to the grid, the weight of the second t - floor (t). */
+ * clamped to the grid, the weight of the second t - floor (t) */
 inline void
 clahe_between (int p, float inv, int tiles, int *t1, int *t2, float *a)
 {
   const float tf = (float) p * inv - 0.5f;
-  const int f = (int) floor (tf);
+  int f = (int) tf;             /* cvFloor () */
+  f -= tf < (float) f;
   *a = tf - (float) f;
   *t1 = max (f, 0);
   *t2 = min (f + 1, tiles - 1);
 }
 
-/* OpenCV's blend of the four LUT entries, in its order */
-inline uint
-clahe_blend_value (const __global uint * lut, int bins, int tiles_x, int y1,
-    int y2, float ya, int x, float inv_tw, uint v, int maxv)
+/* The blend's column table, written by the LUT kernels' work-items: for
+ * column x, the offsets of its two tiles' LUTs in a row of tiles and the
+ * weights (xa, 1 - xa) as float bits */
+inline void
+clahe_fill_xtab (__global uint4 * xtab, int width, float inv_tw,
+    int tiles_x, int bins)
 {
-  int x1, x2;
-  float xa, xa1, ya1 = 1.0f - ya, res;
-  clahe_between (x, inv_tw, tiles_x, &x1, &x2, &xa);
-  xa1 = 1.0f - xa;
-  res = ((float) lut[(size_t) (y1 * tiles_x + x1) * bins + v] * xa1 +
-      (float) lut[(size_t) (y1 * tiles_x + x2) * bins + v] * xa) * ya1 +
-      ((float) lut[(size_t) (y2 * tiles_x + x1) * bins + v] * xa1 +
-      (float) lut[(size_t) (y2 * tiles_x + x2) * bins + v] * xa) * ya;
-  return (uint) clamp (convert_int_rte (res), 0, maxv);
+  int x;
+  for (x = (int) get_global_id (0); x < width; x += (int) get_global_size (0)) {
+    int x1, x2;
+    float xa;
+    clahe_between (x, inv_tw, tiles_x, &x1, &x2, &xa);
+    xtab[x] = (uint4) (x1 * bins, x2 * bins, as_uint (xa),
+        as_uint (1.0f - xa));
+  }
+}
+
+#define CLAHE_LOAD_BUFFER(x, y) clahe_load (src, stride, wide, x, y, shift, mask)
+#define CLAHE_LOAD_IMAGE(x, y) clahe_load_image (src, x, y, shift, mask)
+
+/* Up to 12 bits: the histogram in local memory (`hist`: bins uints) */
+#define CLAHE_LUT_LOCAL(LOAD) \
+  __global ushort *tlut = lut + (size_t) get_group_id (0) * bins; \
+  int b; \
+  for (b = (int) get_local_id (0); b < bins; b += (int) get_local_size (0)) \
+    hist[b] = 0; \
+  clahe_fill_xtab (xtab, width, inv_tw, tiles_x, bins); \
+  barrier (CLK_LOCAL_MEM_FENCE); \
+  CLAHE_COUNT_TILE (hist, LOAD); \
+  barrier (CLK_LOCAL_MEM_FENCE); \
+  CLAHE_HIST_TO_LUT (hist, tlut, bins, clip, lut_scale, maxv, scratch)
+
+/* 16 bits: the tile's 65536 counts in its own region of a buffer,
+ * zeroed first by the same group (no command of its own) */
+#define CLAHE_LUT_GLOBAL(LOAD) \
+  __global ushort *tlut = lut + (size_t) get_group_id (0) * bins; \
+  volatile __global uint *thist = ghist + (size_t) get_group_id (0) * bins; \
+  int b; \
+  for (b = (int) get_local_id (0); b < bins; b += (int) get_local_size (0)) \
+    thist[b] = 0; \
+  clahe_fill_xtab (xtab, width, inv_tw, tiles_x, bins); \
+  barrier (CLK_GLOBAL_MEM_FENCE); \
+  CLAHE_COUNT_TILE (thist, LOAD); \
+  barrier (CLK_GLOBAL_MEM_FENCE); \
+  CLAHE_HIST_TO_LUT (thist, tlut, bins, clip, lut_scale, maxv, scratch)
+
+#define CLAHE_LUT_BUFFER_ARGS const __global uchar * src, int stride, \
+    int wide, int width, int height, int shift, uint mask, int tw, int th, \
+    int tiles_x, int bins, int clip, float lut_scale, int maxv, \
+    float inv_tw, __global ushort * lut, __global uint4 * xtab
+#define CLAHE_LUT_IMAGE_ARGS __read_only image2d_t src, int width, \
+    int height, int shift, uint mask, int tw, int th, int tiles_x, \
+    int bins, int clip, float lut_scale, int maxv, float inv_tw, \
+    __global ushort * lut, __global uint4 * xtab
+
+__kernel void
+clahe_lut (CLAHE_LUT_BUFFER_ARGS, __local uint * hist,
+    __local uint * scratch)
+{
+  CLAHE_LUT_LOCAL (CLAHE_LOAD_BUFFER);
 }
 
 __kernel void
+clahe_lut_image (CLAHE_LUT_IMAGE_ARGS, __local uint * hist,
+    __local uint * scratch)
+{
+  CLAHE_LUT_LOCAL (CLAHE_LOAD_IMAGE);
+}
+
+__kernel void
+clahe_lut_wide (CLAHE_LUT_BUFFER_ARGS, __global uint * ghist,
+    __local uint * scratch)
+{
+  CLAHE_LUT_GLOBAL (CLAHE_LOAD_BUFFER);
+}
+
+__kernel void
+clahe_lut_wide_image (CLAHE_LUT_IMAGE_ARGS, __global uint * ghist,
+    __local uint * scratch)
+{
+  CLAHE_LUT_GLOBAL (CLAHE_LOAD_IMAGE);
+}
+
+/* OpenCV's blend of the four LUT entries of value v, in its order: l1, l2
+ * the LUTs of the row's two rows of tiles, t the column's table entry */
+inline uint
+clahe_blend_value (const __global ushort * l1, const __global ushort * l2,
+    uint4 t, float ya, float ya1, uint v, int maxv)
+{
+  const float xa = as_float (t.z), xa1 = as_float (t.w);
+  const float res = ((float) l1[t.x + v] * xa1 + (float) l1[t.y + v] * xa) *
+      ya1 + ((float) l2[t.x + v] * xa1 + (float) l2[t.y + v] * xa) * ya;
+  return min (clahe_round (res), (uint) maxv);
+}
+
+/* the row's rows of tiles and weights */
+#define CLAHE_BLEND_ROW(y) \
+  int t1_, t2_; \
+  float ya, ya1; \
+  clahe_between ((y), inv_th, tiles_y, &t1_, &t2_, &ya); \
+  ya1 = 1.0f - ya; \
+  const __global ushort *l1 = lut + (size_t) t1_ * tiles_x * bins; \
+  const __global ushort *l2 = lut + (size_t) t2_ * tiles_x * bins;
+
+#define CLAHE_BLEND_ARGS int width, int height, int shift, uint mask, \
+    float inv_th, int tiles_x, int tiles_y, int bins, int maxv, \
+    const __global ushort * lut, const __global uint4 * xtab, int chunk, \
+    int rows
+
+/* 8-bit samples */
+__kernel void
 clahe_blend (const __global uchar * src, int src_stride, __global uchar * dst,
-    int dst_stride, int wide, int width, int height, int shift, uint mask,
-    float inv_tw, float inv_th, int tiles_x, int tiles_y, int bins, int maxv,
-    const __global uint * lut, int chunk, int rows)
+    int dst_stride, CLAHE_BLEND_ARGS)
 {
   int x0, x1, y0, y1, x, y;
   if (!gst_cl_work_rect (width, height, chunk, rows, &x0, &x1, &y0, &y1))
     return;
   for (y = y0; y < y1; y++) {
+    const __global uchar *srow = src + (size_t) y * src_stride;
     __global uchar *drow = dst + (size_t) y * dst_stride;
-    int t1, t2;
-    float ya;
-    clahe_between (y, inv_th, tiles_y, &t1, &t2, &ya);
-    for (x = x0; x < x1; x++) {
-      uint v = clahe_load (src, src_stride, wide, x, y, shift, mask);
-      uint r = clahe_blend_value (lut, bins, tiles_x, t1, t2, ya, x, inv_tw,
-          v, maxv);
-      if (wide)
-        ((__global ushort *) drow)[x] = (ushort) (r << shift);
-      else
-        drow[x] = (uchar) r;
-    }
+    CLAHE_BLEND_ROW (y);
+    for (x = x0; x < x1; x++)
+      drow[x] = (uchar) clahe_blend_value (l1, l2, xtab[x], ya, ya1, srow[x],
+          maxv);
+  }
+}
+
+/* samples of more than 8 bits: values of `mask` at bit `shift` of 16-bit
+ * words, written back there with the other bits zero */
+__kernel void
+clahe_blend16 (const __global uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, CLAHE_BLEND_ARGS)
+{
+  int x0, x1, y0, y1, x, y;
+  if (!gst_cl_work_rect (width, height, chunk, rows, &x0, &x1, &y0, &y1))
+    return;
+  for (y = y0; y < y1; y++) {
+    const __global ushort *srow =
+        (const __global ushort *) (src + (size_t) y * src_stride);
+    __global ushort *drow = (__global ushort *) (dst + (size_t) y * dst_stride);
+    CLAHE_BLEND_ROW (y);
+    for (x = x0; x < x1; x++)
+      drow[x] = (ushort) (clahe_blend_value (l1, l2, xtab[x], ya, ya1,
+              ((uint) srow[x] >> shift) & mask, maxv) << shift);
   }
 }
 
 __kernel void
 clahe_blend_image (__read_only image2d_t src, __write_only image2d_t dst,
-    int width, int height, int shift, uint mask, float inv_tw, float inv_th,
-    int tiles_x, int tiles_y, int bins, int maxv, const __global uint * lut,
-    int chunk, int rows)
+    CLAHE_BLEND_ARGS)
 {
   int x0, x1, y0, y1, x, y;
   if (!gst_cl_work_rect (width, height, chunk, rows, &x0, &x1, &y0, &y1))
     return;
   for (y = y0; y < y1; y++) {
-    int t1, t2;
-    float ya;
-    clahe_between (y, inv_th, tiles_y, &t1, &t2, &ya);
+    CLAHE_BLEND_ROW (y);
     for (x = x0; x < x1; x++) {
-      uint v = clahe_load_image (src, x, y, shift, mask);
-      uint r = clahe_blend_value (lut, bins, tiles_x, t1, t2, ya, x, inv_tw,
-          v, maxv);
+      uint r = clahe_blend_value (l1, l2, xtab[x], ya, ya1,
+          clahe_load_image (src, x, y, shift, mask), maxv);
       write_imageui (dst, (int2) (x, y), (uint4) (r << shift, 0, 0, 0));
     }
   }

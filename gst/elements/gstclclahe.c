@@ -80,11 +80,14 @@ struct _GstClClahe
 
   /* streaming thread */
   cl_kernel k_lut, k_lut_image, k_lut_wide, k_lut_wide_image;
-  cl_kernel k_blend, k_blend_image;
+  cl_kernel k_blend, k_blend16, k_blend_image;
   gsize group_local, group_wide;        /* LUT kernels' group sizes */
-  cl_mem lut;                   /* the tiles' LUTs (16 bits: histograms
-                                 * first), uints */
+  cl_mem lut;                   /* the tiles' LUTs, 16-bit entries */
   gsize lut_size;
+  cl_mem hist;                  /* 16 bits: the tiles' histograms */
+  gsize hist_size;
+  cl_mem xtab;                  /* the blend's column table (clahe.cl) */
+  gsize xtab_size;
   /* the previous frame's end and queue: its blend may still read the LUTs
    * a frame of another queue is about to write */
   cl_command_queue last_queue;
@@ -169,7 +172,9 @@ gst_cl_clahe_setup (GstClBaseFilter * base, cl_program program,
   if (!(self->k_lut = gst_cl_kernel_new (program, "clahe_lut", error))
       || !(self->k_lut_wide = gst_cl_kernel_new (program, "clahe_lut_wide",
               error))
-      || !(self->k_blend = gst_cl_kernel_new (program, "clahe_blend", error)))
+      || !(self->k_blend = gst_cl_kernel_new (program, "clahe_blend", error))
+      || !(self->k_blend16 = gst_cl_kernel_new (program, "clahe_blend16",
+              error)))
     return FALSE;
   if (device->image_support &&
       (!(self->k_lut_image = gst_cl_kernel_new (program, "clahe_lut_image",
@@ -209,9 +214,14 @@ gst_cl_clahe_cleanup (GstClBaseFilter * base)
   release_kernel (&self->k_lut_wide);
   release_kernel (&self->k_lut_wide_image);
   release_kernel (&self->k_blend);
+  release_kernel (&self->k_blend16);
   release_kernel (&self->k_blend_image);
   g_clear_pointer (&self->lut, clReleaseMemObject);
   self->lut_size = 0;
+  g_clear_pointer (&self->hist, clReleaseMemObject);
+  self->hist_size = 0;
+  g_clear_pointer (&self->xtab, clReleaseMemObject);
+  self->xtab_size = 0;
   g_clear_pointer (&self->last_event, clReleaseEvent);
   self->last_queue = NULL;
 }
@@ -228,7 +238,10 @@ histogram_is_local (GstClClahe * self, const ClaheGrid * g)
       device->local_mem_size;
 }
 
-/* Enqueues the LUTs of every tile of @g from @src into self->lut. */
+/* Enqueues the LUTs of every tile of @g from @src into self->lut, and the
+ * column table into self->xtab. A work-group a tile: one work-item on CPUs
+ * (kernel-shape strips), which walks the tile as OpenCV's loop does; on
+ * GPUs a group's items share the tile's pixels and bins. */
 static gboolean
 enqueue_luts (GstClClahe * self, GstClFrameWork * work,
     const GstClPlane * src, const ClaheGrid * g, GError ** error)
@@ -236,11 +249,13 @@ enqueue_luts (GstClClahe * self, GstClFrameWork * work,
   const gboolean local = histogram_is_local (self, g);
   const cl_int wide = GST_CL_PLANE_IS_WIDE (src);
   const cl_uint mask = (cl_uint) g->maxv;
-  const gsize group = local ? self->group_local : self->group_wide;
+  const gsize group = gst_cl_frame_work_uses_strips (work) ? 1 :
+      local ? self->group_local : self->group_wide;
   const gsize scratch = (2 + group) * sizeof (guint32);
-  cl_kernel k;
   GstClLaunch l = { {0,}, {0,}, 0, 0, FALSE, FALSE };
-  gboolean ok;
+  cl_kernel k;
+  cl_uint n;
+  cl_int st;
 
   l.local[0] = group;
   l.local[1] = 1;
@@ -248,36 +263,37 @@ enqueue_luts (GstClClahe * self, GstClFrameWork * work,
   l.global[1] = 1;
   if (src->is_image) {
     k = local ? self->k_lut_image : self->k_lut_wide_image;
-    ok = gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
-        GST_CL_ARG (src->width), GST_CL_ARG (src->height),
-        GST_CL_ARG (src->shift), GST_CL_ARG (mask), GST_CL_ARG (g->tw),
-        GST_CL_ARG (g->th), GST_CL_ARG (g->tiles_x), GST_CL_ARG (g->bins),
-        GST_CL_ARG (g->clip), GST_CL_ARG (g->lut_scale), GST_CL_ARG (g->maxv),
-        GST_CL_ARG (self->lut), GST_CL_ARGS_END);
+    n = 15;
+    if (!gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
+            GST_CL_ARG (src->width), GST_CL_ARG (src->height),
+            GST_CL_ARG (src->shift), GST_CL_ARG (mask), GST_CL_ARG (g->tw),
+            GST_CL_ARG (g->th), GST_CL_ARG (g->tiles_x), GST_CL_ARG (g->bins),
+            GST_CL_ARG (g->clip), GST_CL_ARG (g->lut_scale),
+            GST_CL_ARG (g->maxv), GST_CL_ARG (g->inv_tw),
+            GST_CL_ARG (self->lut), GST_CL_ARG (self->xtab), GST_CL_ARGS_END))
+      return FALSE;
   } else {
     k = local ? self->k_lut : self->k_lut_wide;
-    ok = gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
-        GST_CL_ARG (src->stride), GST_CL_ARG (wide), GST_CL_ARG (src->width),
-        GST_CL_ARG (src->height), GST_CL_ARG (src->shift), GST_CL_ARG (mask),
-        GST_CL_ARG (g->tw), GST_CL_ARG (g->th), GST_CL_ARG (g->tiles_x),
-        GST_CL_ARG (g->bins), GST_CL_ARG (g->clip),
-        GST_CL_ARG (g->lut_scale), GST_CL_ARG (g->maxv),
-        GST_CL_ARG (self->lut), GST_CL_ARGS_END);
+    n = 17;
+    if (!gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
+            GST_CL_ARG (src->stride), GST_CL_ARG (wide),
+            GST_CL_ARG (src->width), GST_CL_ARG (src->height),
+            GST_CL_ARG (src->shift), GST_CL_ARG (mask), GST_CL_ARG (g->tw),
+            GST_CL_ARG (g->th), GST_CL_ARG (g->tiles_x), GST_CL_ARG (g->bins),
+            GST_CL_ARG (g->clip), GST_CL_ARG (g->lut_scale),
+            GST_CL_ARG (g->maxv), GST_CL_ARG (g->inv_tw),
+            GST_CL_ARG (self->lut), GST_CL_ARG (self->xtab), GST_CL_ARGS_END))
+      return FALSE;
   }
-  /* the local memory arguments follow the others */
-  if (ok && local) {
-    cl_uint n = src->is_image ? 13 : 15;
-    cl_int st = clSetKernelArg (k, n, g->bins * sizeof (guint32), NULL);
-    if (st == CL_SUCCESS)
-      st = clSetKernelArg (k, n + 1, scratch, NULL);
-    if (st != CL_SUCCESS)
-      return gst_cl_fail (error, st, "clSetKernelArg (local histogram)");
-  } else if (ok) {
-    cl_int st = clSetKernelArg (k, src->is_image ? 13 : 15, scratch, NULL);
-    if (st != CL_SUCCESS)
-      return gst_cl_fail (error, st, "clSetKernelArg (local sums)");
-  }
-  return ok && gst_cl_frame_work_enqueue (work, k, &l, error);
+  /* then the histogram (up to 12 bits in local memory, else the buffer),
+   * and the group's sums */
+  st = local ? clSetKernelArg (k, n++, g->bins * sizeof (guint32), NULL) :
+      clSetKernelArg (k, n++, sizeof (cl_mem), &self->hist);
+  if (st == CL_SUCCESS)
+    st = clSetKernelArg (k, n, scratch, NULL);
+  if (st != CL_SUCCESS)
+    return gst_cl_fail (error, st, "clSetKernelArg (local memory)");
+  return gst_cl_frame_work_enqueue (work, k, &l, error);
 }
 
 /* Enqueues the blend of the four nearest tiles' LUTs, @src into @dst. */
@@ -286,45 +302,52 @@ enqueue_blend (GstClClahe * self, GstClFrameWork * work,
     const GstClPlane * src, const GstClPlane * dst, const ClaheGrid * g,
     GError ** error)
 {
-  const cl_int wide = GST_CL_PLANE_IS_WIDE (src);
   const cl_uint mask = (cl_uint) g->maxv;
+  cl_kernel k;
   GstClLaunch l;
+  gboolean ok;
 
   gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
-  if (src->is_image)
-    return gst_cl_set_args (self->k_blend_image, error, GST_CL_ARG (src->mem),
-        GST_CL_ARG (dst->mem), GST_CL_ARG (src->width),
-        GST_CL_ARG (src->height), GST_CL_ARG (src->shift), GST_CL_ARG (mask),
-        GST_CL_ARG (g->inv_tw), GST_CL_ARG (g->inv_th),
-        GST_CL_ARG (g->tiles_x), GST_CL_ARG (g->tiles_y),
-        GST_CL_ARG (g->bins), GST_CL_ARG (g->maxv), GST_CL_ARG (self->lut),
-        GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows), GST_CL_ARGS_END)
-        && gst_cl_frame_work_enqueue (work, self->k_blend_image, &l, error);
-  return gst_cl_set_args (self->k_blend, error, GST_CL_ARG (src->mem),
-      GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
-      GST_CL_ARG (dst->stride), GST_CL_ARG (wide), GST_CL_ARG (src->width),
-      GST_CL_ARG (src->height), GST_CL_ARG (src->shift), GST_CL_ARG (mask),
-      GST_CL_ARG (g->inv_tw), GST_CL_ARG (g->inv_th),
-      GST_CL_ARG (g->tiles_x), GST_CL_ARG (g->tiles_y), GST_CL_ARG (g->bins),
-      GST_CL_ARG (g->maxv), GST_CL_ARG (self->lut), GST_CL_ARG (l.chunk),
-      GST_CL_ARG (l.rows), GST_CL_ARGS_END)
-      && gst_cl_frame_work_enqueue (work, self->k_blend, &l, error);
+  /* the arguments the three kernels share, after their planes' */
+#define BLEND_ARGS GST_CL_ARG (src->width), GST_CL_ARG (src->height), \
+      GST_CL_ARG (src->shift), GST_CL_ARG (mask), GST_CL_ARG (g->inv_th), \
+      GST_CL_ARG (g->tiles_x), GST_CL_ARG (g->tiles_y), GST_CL_ARG (g->bins), \
+      GST_CL_ARG (g->maxv), GST_CL_ARG (self->lut), GST_CL_ARG (self->xtab), \
+      GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows), GST_CL_ARGS_END
+  if (src->is_image) {
+    k = self->k_blend_image;
+    ok = gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
+        GST_CL_ARG (dst->mem), BLEND_ARGS);
+  } else {
+    k = GST_CL_PLANE_IS_WIDE (src) ? self->k_blend16 : self->k_blend;
+    ok = gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
+        GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+        GST_CL_ARG (dst->stride), BLEND_ARGS);
+  }
+#undef BLEND_ARGS
+  return ok && gst_cl_frame_work_enqueue (work, k, &l, error);
 }
 
 /* The LUT buffer for @g, and, where the previous frame ran on another
  * queue, a wait for it (its blend reads the LUTs this frame rewrites). */
 static gboolean
 prepare_luts (GstClClahe * self, GstClFrameWork * work, const ClaheGrid * g,
-    GError ** error)
+    gint width, GError ** error)
 {
-  const gsize size = (gsize) g->tiles_x * g->tiles_y * g->bins *
-      sizeof (guint32);
-  gboolean fresh = FALSE;
+  const gsize entries = (gsize) g->tiles_x * g->tiles_y * g->bins;
 
   if (!gst_cl_buffer_ensure (work->device->context, &self->lut,
-          &self->lut_size, size, &fresh, "clCreateBuffer (tile LUTs)", error))
+          &self->lut_size, entries * sizeof (guint16), NULL,
+          "clCreateBuffer (tile LUTs)", error)
+      || (!histogram_is_local (self, g) &&
+          !gst_cl_buffer_ensure (work->device->context, &self->hist,
+              &self->hist_size, entries * sizeof (guint32), NULL,
+              "clCreateBuffer (tile histograms)", error))
+      || !gst_cl_buffer_ensure (work->device->context, &self->xtab,
+          &self->xtab_size, (gsize) width * 4 * sizeof (guint32), NULL,
+          "clCreateBuffer (column table)", error))
     return FALSE;
-  if (!fresh && self->last_event && self->last_queue != work->queue) {
+  if (self->last_event && self->last_queue != work->queue) {
     cl_int st = clEnqueueBarrierWithWaitList (work->queue, 1,
         &self->last_event, NULL);
     if (st != CL_SUCCESS)
@@ -352,7 +375,7 @@ gst_cl_clahe_process (GstClBaseFilter * base, GstClFrameWork * work,
       src->depth, &g);
   GST_LOG_OBJECT (self, "%dx%d tiles of %dx%d, %d bins, clip %d",
       g.tiles_x, g.tiles_y, g.tw, g.th, g.bins, g.clip);
-  if (!prepare_luts (self, work, &g, error)
+  if (!prepare_luts (self, work, &g, src->width, error)
       || !enqueue_luts (self, work, src, &g, error)
       || !enqueue_blend (self, work, src, dst, &g, error))
     return FALSE;
