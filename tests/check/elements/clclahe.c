@@ -572,6 +572,60 @@ GST_START_TEST (test_chain_gaussian)
 
 GST_END_TEST;
 
+/* The properties set from two other threads while frames flow (the grid
+ * and its buffers change between any two frames): every frame comes out,
+ * nothing leaks (the fixture counts OpenCL objects after the test). The
+ * outputs are not compared: which values a frame met is a race. */
+GST_START_TEST (test_property_stress)
+{
+  static const struct
+  {
+    const gchar *prop, *value1, *value2;
+  } cases[] = {
+    {"tiles-x", "1", "64"}, {"tiles-y", "2", "33"},
+    {"clip-limit", "0", "1000"},
+    /* 16 bits: 256 KB of histogram a tile, fewer tiles */
+    {"tiles-x", "1", "12"}, {"tiles-y", "2", "9"},
+    {"clip-limit", "0", "1000"},
+  };
+  const gchar *format = __i__ / 3 ? "GRAY16_LE" : "NV12";
+  GstHarness *h = gst_harness_new ("clclahe");  /* the element itself,
+                                                 * whose properties the
+                                                 * threads set */
+  GValue v1 = G_VALUE_INIT, v2 = G_VALUE_INIT;
+  GstHarnessThread *t1, *t2;
+  GstVideoInfo info = test_info (format, 96, 64);
+  GParamSpec *pspec;
+  guint i;
+
+  set_caps (h, format, 96, 64);
+  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (h->element),
+      cases[__i__].prop);
+  fail_unless (pspec != NULL);
+  g_value_init (&v1, pspec->value_type);
+  g_value_init (&v2, pspec->value_type);
+  fail_unless (gst_value_deserialize (&v1, cases[__i__].value1));
+  fail_unless (gst_value_deserialize (&v2, cases[__i__].value2));
+  t1 = gst_harness_stress_property_start_full (h, cases[__i__].prop,
+      &v1, 1000);
+  t2 = gst_harness_stress_property_start_full (h, cases[__i__].prop,
+      &v2, 1300);
+  for (i = 0; i < 24; i++) {
+    TestFrame f = test_frame_new (&info, CONTENT_RANDOM, FALSE, i);
+    GstBuffer *out = test_push_pull (h, &f);
+    fail_unless (out != NULL);
+    gst_buffer_unref (out);
+    gst_buffer_unref (f.buffer);
+  }
+  gst_harness_stress_thread_stop (t1);
+  gst_harness_stress_thread_stop (t2);
+  g_value_unset (&v1);
+  g_value_unset (&v2);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* The property specs and metadata of the interface. */
 GST_START_TEST (test_properties_and_metadata)
 {
@@ -632,6 +686,7 @@ clclahe_suite (void)
   tcase_add_loop_test (tc, test_1080p, 0, 2);
   tcase_add_loop_test (tc, test_tunings_and_paths, 0, 4);
   tcase_add_loop_test (tc, test_chain_gaussian, 0, 4);
+  tcase_add_loop_test (tc, test_property_stress, 0, 6);
   return s;
 }
 
