@@ -12,7 +12,8 @@ frame of
   harness), as bench/bench.py measures elements (its time_pipeline), and the
   element's kernel time (cl-profile kernel-ns) from a run with profiling;
 - `cv2.createCLAHE(40, (8, 8)).apply()` on the same frames' luma, on as
-  many threads as OpenCV takes (cv2.getNumThreads()).
+  many threads as OpenCV takes (cv2.getNumThreads()); for formats of 10 and
+  12 bits on the stored 16-bit words (CV_16U: OpenCV has nothing nearer).
 
 Every configuration runs --repeat times, round-robin in a shuffled order
 each round (a load that comes and goes hits all alike); the table gives
@@ -33,8 +34,10 @@ from bench import Config, Frames, Gst, SIZES, NFRAMES  # noqa: E402
 
 
 def luma_arrays(fs):
-    """The luma planes of a FrameSet as numpy arrays (uint8 or uint16)."""
-    bps = 2 if fs.fmt == 'GRAY16_LE' else 1
+    """The luma planes of a FrameSet as numpy arrays (uint8 or uint16: for
+    P010_10LE the stored words, cv2's nearest type, CV_16U)."""
+    bps = fs.vi.finfo.pixel_stride[0] if fs.fmt.startswith('GRAY') else \
+        (2 if fs.vi.finfo.bits > 8 else 1)
     stride = fs.vi.stride[0]
     out = []
     for d in fs.datas:
