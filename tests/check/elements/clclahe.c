@@ -528,19 +528,23 @@ ref_gauss3 (const gint * v, gint w, gint h)
   return out;
 }
 
-/* Chains with clgaussian, before and after clclahe: the frame stays on the
- * device between them. */
+/* Chains with clgaussian, before and after clclahe (the frame stays on the
+ * device between them), and between clupload and cldownload. */
 GST_START_TEST (test_chain_gaussian)
 {
+  static const gchar *chains[] = {
+    "clgaussian ! clclahe clip-limit=2 tiles-x=4 tiles-y=4",
+    "clclahe clip-limit=2 tiles-x=4 tiles-y=4 ! clgaussian",
+    "clupload ! clgaussian ! clclahe clip-limit=2 tiles-x=4 tiles-y=4 ! "
+        "cldownload",
+  };
   static const ClaheCase cc = { 2.0, 4, 4 };
   const gchar *format = __i__ % 2 ? "P016_LE" : "GRAY8";
-  const gboolean blur_first = __i__ < 2;
+  const gboolean blur_first = __i__ / 2 != 1;
   const gint w = 99, ht = 61;
   GstVideoInfo info = test_info (format, w, ht);
   TestFrame f = test_frame_new (&info, CONTENT_RANDOM, TRUE, __i__);
-  GstHarness *h = harness_for (blur_first ? "clgaussian ! clclahe "
-      "clip-limit=2 tiles-x=4 tiles-y=4" : "clclahe clip-limit=2 tiles-x=4 "
-      "tiles-y=4 ! clgaussian", format, w, ht);
+  GstHarness *h = harness_for (chains[__i__ / 2], format, w, ht);
   gint pw, ph, depth;
   gint *src = plane_values (f.buffer, &f.info, &pw, &ph, &depth);
   gint *mid = g_new (gint, (gsize) w * ht), *want;
@@ -561,8 +565,7 @@ GST_START_TEST (test_chain_gaussian)
   out = test_push_pull (h, &f);
   fail_unless (out != NULL);
   fail_unless_equals_int (test_compare_values (f.buffer, &f.info, out, &info,
-          format, lookup, &l, 0, blur_first ? "clgaussian ! clclahe" :
-          "clclahe ! clgaussian"), 0);
+          format, lookup, &l, 0, chains[__i__ / 2]), 0);
   gst_buffer_unref (out);
   gst_harness_teardown (h);
   g_free (want);
@@ -685,7 +688,7 @@ clclahe_suite (void)
   tcase_add_loop_test (tc, test_properties_mid_stream, 0, 2);
   tcase_add_loop_test (tc, test_1080p, 0, 2);
   tcase_add_loop_test (tc, test_tunings_and_paths, 0, 4);
-  tcase_add_loop_test (tc, test_chain_gaussian, 0, 4);
+  tcase_add_loop_test (tc, test_chain_gaussian, 0, 6);
   tcase_add_loop_test (tc, test_property_stress, 0, 6);
   return s;
 }
