@@ -125,24 +125,35 @@ clahe_round (float v)
 
 /* Counts the pixels of the tile of this work-group (of tw x th pixels of
  * the padded frame, each read at its place in the frame: LOAD (x, y)) in
- * `hist`: a work-item takes every n-th column of each row. */
+ * `hist`. Tiles at least as wide as the group: a work-item takes every
+ * n-th column of each row; narrower ones (fine grids on GPUs, where most
+ * items of a row would idle): every n-th pixel of the tile. */
+#define CLAHE_COUNT_PIXEL(hist, LOAD, xp, yp) \
+  do { \
+    const int x_ = (xp) < width ? (xp) : clahe_reflect101 ((xp), width); \
+    const uint v_ = LOAD (x_, (yp)); \
+    if (n_ == 1) \
+      hist[v_]++; \
+    else \
+      atomic_inc (&hist[v_]); \
+  } while (0)
+
 #define CLAHE_COUNT_TILE(hist, LOAD) \
   do { \
     const int tile_ = (int) get_group_id (0); \
-    const int n_ = (int) get_local_size (0); \
+    const int n_ = (int) get_local_size (0), lid_ = (int) get_local_id (0); \
     const int tx0_ = (tile_ % tiles_x) * tw, ty0_ = (tile_ / tiles_x) * th; \
     int r_, c_; \
-    for (r_ = 0; r_ < th; r_++) { \
-      const int y_ = clahe_reflect101 (ty0_ + r_, height); \
-      for (c_ = (int) get_local_id (0); c_ < tw; c_ += n_) { \
-        const int xp_ = tx0_ + c_; \
-        const int x_ = xp_ < width ? xp_ : clahe_reflect101 (xp_, width); \
-        const uint v_ = LOAD (x_, y_); \
-        if (n_ == 1) \
-          hist[v_]++; \
-        else \
-          atomic_inc (&hist[v_]); \
+    if (tw >= n_) { \
+      for (r_ = 0; r_ < th; r_++) { \
+        const int y_ = clahe_reflect101 (ty0_ + r_, height); \
+        for (c_ = lid_; c_ < tw; c_ += n_) \
+          CLAHE_COUNT_PIXEL (hist, LOAD, tx0_ + c_, y_); \
       } \
+    } else { \
+      for (c_ = lid_; c_ < tw * th; c_ += n_) \
+        CLAHE_COUNT_PIXEL (hist, LOAD, tx0_ + c_ % tw, \
+            clahe_reflect101 (ty0_ + c_ / tw, height)); \
     } \
   } while (0)
 

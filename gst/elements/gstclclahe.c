@@ -238,10 +238,20 @@ histogram_is_local (GstClClahe * self, const ClaheGrid * g)
       device->local_mem_size;
 }
 
+/* Whether the LUT kernels take groups of one work-item: the CPU shape
+ * (strips) of the CPU build; the GPU build (GST_CL_GPU_KERNELS=1 on POCL:
+ * the gpu-kernels test runs) takes the GPU's groups whatever the shape */
+static gboolean
+cpu_groups (GstClFrameWork * work)
+{
+  return gst_cl_frame_work_uses_strips (work) &&
+      !gst_cl_device_builds_gpu_kernels (work->device);
+}
+
 /* Enqueues the LUTs of every tile of @g from @src into self->lut, and the
  * column table into self->xtab. A work-group a tile: one work-item on CPUs
- * (kernel-shape strips), which walks the tile as OpenCV's loop does; on
- * GPUs a group's items share the tile's pixels and bins. */
+ * (cpu_groups ()), which walks the tile as OpenCV's loop does; on GPUs a
+ * group's items share the tile's pixels and bins. */
 static gboolean
 enqueue_luts (GstClClahe * self, GstClFrameWork * work,
     const GstClPlane * src, const ClaheGrid * g, GError ** error)
@@ -249,7 +259,7 @@ enqueue_luts (GstClClahe * self, GstClFrameWork * work,
   const gboolean local = histogram_is_local (self, g);
   const cl_int wide = GST_CL_PLANE_IS_WIDE (src);
   const cl_uint mask = (cl_uint) g->maxv;
-  const gsize group = gst_cl_frame_work_uses_strips (work) ? 1 :
+  const gsize group = cpu_groups (work) ? 1 :
       local ? self->group_local : self->group_wide;
   const gsize scratch = (2 + group) * sizeof (guint32);
   GstClLaunch l = { {0,}, {0,}, 0, 0, FALSE, FALSE };

@@ -381,8 +381,10 @@ GST_START_TEST (test_grids)
     {1, 1}, {2, 3}, {3, 2}, {7, 5}, {16, 9}, {13, 64}, {64, 1}, {1, 64},
     {64, 64},
   };
+  /* 300x40: tiles of 256 columns and more on the coarse grids, which GPU
+   * work-groups (256 items) walk row by row, finer ones pixel by pixel */
   static const gint gsizes[][2] = {
-    {1, 1}, {5, 3}, {61, 37}, {128, 72}, {200, 150}
+    {1, 1}, {5, 3}, {61, 37}, {128, 72}, {200, 150}, {300, 40}
   };
   static const gchar *gformats[] = { "GRAY8", "I420_10LE", "I420_12LE",
     "GRAY16_LE"
