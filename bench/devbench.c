@@ -87,6 +87,13 @@ static const Case cases[] = {
   {"clgaussian radius=7 rows-per-item=16", "RGBA", TRUE},
   {"clgaussian radius=7 rows-per-item=32", "RGBA", TRUE},
   {"clgaussian radius=7 rows-per-item=64", "RGBA", TRUE},
+  /* the one-pass tile of more than 8 bits: rows and group */
+  {"clgaussian radius=7 rows-per-item=4", "P010_10LE", TRUE},
+  {"clgaussian radius=7 rows-per-item=8", "P010_10LE", TRUE},
+  {"clgaussian radius=7 rows-per-item=32", "P010_10LE", TRUE},
+  {"clgaussian radius=7 work-group-size=32", "P010_10LE", TRUE},
+  {"clgaussian radius=7 work-group-size=128", "P010_10LE", TRUE},
+  {"clgaussian radius=7 work-group-size=256", "P010_10LE", TRUE},
   {"clgaussian storage=image rows-per-item=4", "RGBA", TRUE},
   {"clgaussian storage=image pixels-per-item=2", "RGBA", TRUE},
 };

@@ -618,66 +618,132 @@ gaussian16_buffer_fused (__global const ushort * src, int src_stride,
  * replicated by pixel at the frame's edges) as ushort4, the vertical sums
  * as float4, the horizontal pass from those (aligned float4 neighbours for
  * four-sample pixels). */
+/* one group of four samples of the tile: row ty, group t (from x0 - halo),
+ * clamped by pixel at the frame's edges */
+inline ushort4
+tile16_fetch (__global const ushort * src, int ss, int src_aligned,
+    int units, int height, int step, int radius, int halo, int x0, int y0,
+    int ty, int t)
+{
+  const int y = clamp (y0 - radius + ty, 0, height - 1);
+  const __global ushort *row = src + (size_t) y * ss;
+  const int u = x0 - halo + 4 * t;
+  const int width = units / step;
+  ushort s[4];
+
+  if (u >= 0 && u + 3 < units)
+    return src_aligned ? *(const __global ushort4 *) (row + u) :
+        vload4 (0, row + u);
+  for (int b = 0; b < 4; b++) {
+    int ub = u + b;
+    if (ub < 0 || ub >= units) {
+      const int comp = ((ub % step) + step) % step;
+      ub = (ub < 0 ? 0 : (width - 1) * step) + comp;
+    }
+    s[b] = row[ub];
+  }
+  return (ushort4) (s[0], s[1], s[2], s[3]);
+}
+
 /* gaussian16_buffer_tile's tile: rows + 2 radius rows of tw4 groups of
- * four samples from x0 - halo, clamped by pixel and masked, into in */
+ * four samples from x0 - halo, clamped by pixel and masked, into in; each
+ * work-item's loads four at a time, so that they are in flight together */
 inline void
 tile16_load (__global const ushort * src, int src_stride, int units,
     int height, int step, int rows, int radius, int halo, int x0, int y0,
     int tw4, ushort4 m, __local ushort4 * in)
 {
   const int lx = get_local_id (0), group = get_local_size (0);
-  const int width = units / step;
   const int ss = src_stride >> 1;
+  const int total = (rows + 2 * radius) * tw4;
   /* groups of four start on multiples of 4 samples: aligned 8-byte
    * accesses in 8-byte aligned rows (typed, not vload4, which NVIDIA's
    * compiler splits by the pointer's 2-byte alignment) */
   const int src_aligned = ((src_stride | (int) (size_t) src) & 7) == 0;
 
-  for (int ty = 0; ty < rows + 2 * radius; ty++) {
-    const int y = clamp (y0 - radius + ty, 0, height - 1);
-    const __global ushort *row = src + (size_t) y * ss;
-    for (int t = lx; t < tw4; t += group) {
-      const int u = x0 - halo + 4 * t;
-      ushort4 q;
-      if (u >= 0 && u + 3 < units) {
-        q = src_aligned ? *(const __global ushort4 *) (row + u) :
-            vload4 (0, row + u);
-      } else {
-        ushort s[4];
-        for (int b = 0; b < 4; b++) {
-          int ub = u + b;
-          if (ub < 0 || ub >= units) {
-            const int comp = ((ub % step) + step) % step;
-            ub = (ub < 0 ? 0 : (width - 1) * step) + comp;
-          }
-          s[b] = row[ub];
-        }
-        q = (ushort4) (s[0], s[1], s[2], s[3]);
-      }
-      in[ty * tw4 + t] = q & m;
+  for (int i0 = lx; i0 < total; i0 += 4 * group) {
+    ushort4 q[4];
+#pragma unroll
+    for (int b = 0; b < 4; b++) {
+      const int i = i0 + b * group;
+      if (i < total)
+        q[b] = tile16_fetch (src, ss, src_aligned, units, height, step,
+            radius, halo, x0, y0, i / tw4, i % tw4);
     }
+#pragma unroll
+    for (int b = 0; b < 4; b++)
+      if (i0 + b * group < total)
+        in[i0 + b * group] = q[b] & m;
   }
 }
 
 /* gaussian16_buffer_tile's vertical pass over every group of four of the
- * tile, into vs4 */
+ * tile, into vs4, four independent sums at a time */
 inline void
 tile16_vertical (__constant float * wt, int rows, int radius, int tw4,
     const __local ushort4 * in, __local float4 * vs4)
 {
   const int lx = get_local_id (0), group = get_local_size (0);
+  const int total = rows * tw4;
   const float w0 = wt[0];
 
-  for (int ry = 0; ry < rows; ry++) {
-    const __local ushort4 *c = in + (ry + radius) * tw4;
-    for (int t = lx; t < tw4; t += group) {
-      float4 acc = convert_float4 (c[t]) * w0;
-      for (int j = 1; j <= radius; j++)
-        acc = fma (convert_float4 (convert_int4 (c[t - j * tw4]) +
-                convert_int4 (c[t + j * tw4])), (float4) (wt[j]), acc);
-      vs4[ry * tw4 + t] = acc;
+  for (int i0 = lx; i0 < total; i0 += 4 * group) {
+    float4 acc[4];
+#pragma unroll
+    for (int b = 0; b < 4; b++) {
+      const __local ushort4 *c = in + radius * tw4 + min (i0 + b * group,
+          total - 1);
+      acc[b] = convert_float4 (c[0]) * w0;
     }
+    for (int j = 1; j <= radius; j++) {
+#pragma unroll
+      for (int b = 0; b < 4; b++) {
+        const __local ushort4 *c = in + radius * tw4 + min (i0 + b * group,
+            total - 1);
+        acc[b] = fma (convert_float4 (convert_int4 (c[-j * tw4]) +
+                convert_int4 (c[j * tw4])), (float4) (wt[j]), acc[b]);
+      }
+    }
+#pragma unroll
+    for (int b = 0; b < 4; b++)
+      if (i0 + b * group < total)
+        vs4[i0 + b * group] = acc[b];
   }
+}
+
+/* tile16_hsum for one-sample pixels (planes of luma or gray): the taps'
+ * neighbours from aligned float4 loads, four taps a load each side (v is on
+ * a multiple of four samples, and the halo holds whole groups of four),
+ * in the same order of operations as the general case */
+inline float4
+tile16_hsum1 (const __local float4 * v4, __constant float * wt, int radius)
+{
+  float4 acc = v4[0] * wt[0];
+  float4 lo_prev = v4[0], hi_prev = v4[0];
+
+  for (int k = 1; 4 * k - 3 <= radius; k++) {
+    const float4 lo = v4[-k], hi = v4[k];
+    /* taps 4k-3 .. 4k: left windows start 3, 2, 1, 0 samples into lo,
+     * right windows 1, 2, 3, 4 samples past hi_prev's start */
+    const float4 l1 = (float4) (lo.s3, lo_prev.s012);
+    const float4 r1 = (float4) (hi_prev.s123, hi.s0);
+    acc = fma (l1 + r1, (float4) (wt[4 * k - 3]), acc);
+    if (4 * k - 2 <= radius) {
+      const float4 l2 = (float4) (lo.s23, lo_prev.s01);
+      const float4 r2 = (float4) (hi_prev.s23, hi.s01);
+      acc = fma (l2 + r2, (float4) (wt[4 * k - 2]), acc);
+    }
+    if (4 * k - 1 <= radius) {
+      const float4 l3 = (float4) (lo.s123, lo_prev.s0);
+      const float4 r3 = (float4) (hi_prev.s3, hi.s012);
+      acc = fma (l3 + r3, (float4) (wt[4 * k - 1]), acc);
+    }
+    if (4 * k <= radius)
+      acc = fma (lo + hi, (float4) (wt[4 * k]), acc);
+    lo_prev = lo;
+    hi_prev = hi;
+  }
+  return acc;
 }
 
 /* the horizontal sum of the four samples at v of a row of vertical sums */
@@ -687,6 +753,8 @@ tile16_hsum (const __local float * v, __constant float * wt, int radius,
 {
   float4 acc;
 
+  if (step == 1)
+    return tile16_hsum1 ((const __local float4 *) v, wt, radius);
   if (step == 4) {
     const __local float4 *v4 = (const __local float4 *) v;
     acc = v4[0] * wt[0];
@@ -726,6 +794,7 @@ gaussian16_buffer_tile (__global const ushort * src, int src_stride,
   if (x >= units)
     return;
   const __local float *vs = (const __local float *) vs4;
+#pragma unroll 4
   for (int ry = 0; ry < rows && y0 + ry < height; ry++) {
     const float4 acc = tile16_hsum (vs + ry * tw4 * 4 + halo + 4 * lx, wt,
         radius, step);

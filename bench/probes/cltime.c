@@ -15,6 +15,7 @@
 #include <dlfcn.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 enum
@@ -44,14 +45,8 @@ now (void)
   return t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
-__attribute__((constructor))
-     static void init (void)
-{
-  start = now ();
-}
-
-__attribute__((destructor))
-     static void report (void)
+static void
+report (void)
 {
   long long wall = now () - start, total = 0;
   int i;
@@ -69,9 +64,18 @@ __attribute__((destructor))
       (double) total / wall);
 }
 
+/* at exit, before the libraries' own teardown (a driver that crashes
+ * there would take a destructor's report with it) */
+__attribute__((constructor))
+     static void init (void)
+{
+  start = now ();
+  atexit (report);
+}
+
 /* the function @name of @params, calling the next library's with @args */
 #define WRAP(idx, ret, name, params, args)                      \
-  ret name params                                               \
+  __attribute__((visibility ("default"))) ret name params   \
   {                                                             \
     static ret (*real) params;                                  \
     long long t0_;                                              \

@@ -193,6 +193,7 @@ tune_run (const GstClDecomposition * tuning, guint frames, gdouble * ms,
     ok = c->run (c->filter, &work, &tf->src, c->out_store ? &tf->dst : NULL,
         NULL, error);
     f->n_kernels = work.n_events;
+    g_clear_pointer (&work.last, clReleaseEvent);
   }
   ok = gst_cl_device_finish (c->device, ok ? error : NULL) && ok;
   *ms = G_MAXDOUBLE;

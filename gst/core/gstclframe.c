@@ -117,18 +117,20 @@ gst_cl_frame_input (GstClDevice * device, guint set, GstBufferPool ** pool,
 /**
  * gst_cl_frame_copy_planes:
  *
+ * @event: (out) (optional): the event of the last copy, when there is one
+ *
  * Copies, on @q, every plane of @in but the first into @out: the planes
  * the kernels do not filter (chroma).
  */
 gboolean
 gst_cl_frame_copy_planes (cl_command_queue q, GstClMemory * in,
     const GstVideoInfo * in_layout, GstClMemory * out,
-    const GstVideoInfo * out_layout, GError ** error)
+    const GstVideoInfo * out_layout, cl_event * event, GError ** error)
 {
-  guint p;
+  guint p, n_planes = GST_VIDEO_INFO_N_PLANES (in_layout);
   cl_int st;
 
-  for (p = 1; p < GST_VIDEO_INFO_N_PLANES (in_layout); p++) {
+  for (p = 1; p < n_planes; p++) {
     const size_t src[3] = { in_layout->offset[p], 0, 0 };
     const size_t dst[3] = { out_layout->offset[p], 0, 0 };
     const size_t region[3] = { gst_cl_layout_row_bytes (in_layout, p),
@@ -136,7 +138,7 @@ gst_cl_frame_copy_planes (cl_command_queue q, GstClMemory * in,
     };
     st = clEnqueueCopyBufferRect (q, in->buffer, out->buffer, src, dst,
         region, in_layout->stride[p], 0, out_layout->stride[p], 0, 0, NULL,
-        NULL);
+        p + 1 == n_planes ? event : NULL);
     if (st != CL_SUCCESS)
       return gst_cl_fail (error, st, "clEnqueueCopyBufferRect (planes)");
   }

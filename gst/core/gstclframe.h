@@ -12,6 +12,6 @@ GstClMemory *gst_cl_frame_input (GstClDevice * device, guint set,
 
 gboolean gst_cl_frame_copy_planes (cl_command_queue q, GstClMemory * in,
     const GstVideoInfo * in_layout, GstClMemory * out,
-    const GstVideoInfo * out_layout, GError ** error);
+    const GstVideoInfo * out_layout, cl_event * event, GError ** error);
 
 G_END_DECLS

@@ -4,10 +4,10 @@
  * The input becomes device memory (in place, or once into a device frame:
  * gstclframe.c), the compute queue waits for what wrote it and what still
  * reads the output, the element's kernels are enqueued, the chroma planes
- * copied on the device, and a marker's event set on both frames' memory,
- * so that the next consumer is ordered after them without a host wait
- * (docs/design.md). The host waits only for frames beyond the number in
- * flight. */
+ * copied on the device, and the last command's event set on both frames'
+ * memory, so that the next consumer is ordered after them without a host
+ * wait (docs/design.md). The host waits only for frames beyond the number
+ * in flight. */
 #include "gstclframeloop.h"
 #include "gstclcaps.h"
 #include "gstclframe.h"
@@ -30,6 +30,7 @@ typedef struct
   GstClProfileFrame prof;
   guint compute;
   cl_command_queue q;
+  GstClFrameWork work;
   cl_event done;
 } Frame;
 
@@ -185,6 +186,39 @@ frame_begin (GstClFrameLoop * loop, const GstClFrameLoopFrame * f,
   return TRUE;
 }
 
+/* Makes @event, when there is one, the work's last. */
+static void
+follow (GstClFrameWork * work, cl_event event)
+{
+  if (!event)
+    return;
+  gst_cl_frame_work_follow (work, event);
+  clReleaseEvent (event);
+}
+
+/* For filters: the element's kernels into the output frame, and its other
+ * planes copied. */
+static gboolean
+dispatch_filter (GstClFrameLoop * loop, const GstClFrameLoopFrame * f,
+    Frame * fr, const GstClPlane * src, GError ** error)
+{
+  GstClPlane dst;
+  cl_event ev = NULL;
+  gboolean ok;
+
+  ok = gst_cl_plane_store_view (&loop->out_store, fr->q, fr->out->buffer,
+      &fr->out_layout, FALSE, &dst, error)
+      && f->dispatch (f->filter, &fr->work, src, &dst, f->inbuf, error)
+      && gst_cl_plane_store_write_back (&loop->out_store, fr->q,
+      fr->out->buffer, &fr->out_layout, &ev, error);
+  follow (&fr->work, ev);
+  ev = NULL;
+  ok = ok && gst_cl_frame_copy_planes (fr->q, fr->in, &fr->in_layout,
+      fr->out, &fr->out_layout, &ev, error);
+  follow (&fr->work, ev);
+  return ok;
+}
+
 /* The element's kernels, and for filters the output's other planes. */
 static gboolean
 frame_dispatch (GstClFrameLoop * loop, const GstClFrameLoopFrame * f,
@@ -193,36 +227,51 @@ frame_dispatch (GstClFrameLoop * loop, const GstClFrameLoopFrame * f,
   GstClFrameWork work = { f->device, fr->q, f->decomposition, FALSE,
     f->profiling ? fr->prof.kernels : NULL,
   };
-  GstClPlane src, dst;
+  GstClPlane src;
   gboolean ok;
 
+  fr->work = work;
   if (!gst_cl_plane_store_view (&loop->in_store, fr->q, fr->in->buffer,
           &fr->in_layout, TRUE, &src, error))
     return FALSE;
   if (fr->out)
-    ok = gst_cl_plane_store_view (&loop->out_store, fr->q, fr->out->buffer,
-        &fr->out_layout, FALSE, &dst, error)
-        && f->dispatch (f->filter, &work, &src, &dst, f->inbuf, error)
-        && gst_cl_plane_store_write_back (&loop->out_store, fr->q,
-        fr->out->buffer, &fr->out_layout, error)
-        && gst_cl_frame_copy_planes (fr->q, fr->in, &fr->in_layout, fr->out,
-        &fr->out_layout, error);
+    ok = dispatch_filter (loop, f, fr, &src, error);
   else
-    ok = f->dispatch (f->filter, &work, &src, NULL, f->inbuf, error);
-  fr->prof.n_kernels = work.n_events;
+    ok = f->dispatch (f->filter, &fr->work, &src, NULL, f->inbuf, error);
+  fr->prof.n_kernels = fr->work.n_events;
   return ok;
 }
 
-/* A marker's event on both frames' memory, the download started for
+/* The frame's end: its last command's event, or a marker's where the
+ * element enqueued nothing (on an in-order queue the last command ends
+ * after all others). */
+static gboolean
+frame_done (Frame * fr, GError ** error)
+{
+  cl_int st;
+
+  fr->done = gst_cl_frame_work_take_last (&fr->work);
+  if (fr->done)
+    return TRUE;
+  st = clEnqueueMarkerWithWaitList (fr->q, 0, NULL, &fr->done);
+  return st == CL_SUCCESS ||
+      gst_cl_fail (error, st, "clEnqueueMarkerWithWaitList");
+}
+
+/* The frame's end event on both frames' memory, the download started for
  * system memory downstream. */
 static gboolean
 frame_end (GstClFrameLoop * loop, const GstClFrameLoopFrame * f, Frame * fr,
     GError ** error)
 {
-  cl_int st = clEnqueueMarkerWithWaitList (fr->q, 0, NULL, &fr->done);
-
-  if (st != CL_SUCCESS)
-    return gst_cl_fail (error, st, "clEnqueueMarkerWithWaitList");
+  if (!frame_done (fr, error))
+    return FALSE;
+  /* Device frames downstream: the next element's commands follow on this
+   * queue, and whatever waits for the frame elsewhere submits it first
+   * (gst_cl_wait_list_add(), gst_cl_event_wait()): a flush a chain, not
+   * one an element. Before the download, which would flush it otherwise. */
+  if (!loop->out_device)
+    clFlush (fr->q);
   gst_cl_memory_set_event (fr->in, fr->compute, fr->done, FALSE);
   if (fr->out) {
     gst_cl_memory_set_event (fr->out, fr->compute, fr->done, TRUE);
@@ -235,8 +284,6 @@ frame_end (GstClFrameLoop * loop, const GstClFrameLoopFrame * f, Frame * fr,
       clRetainEvent (fr->prof.download);
     }
   }
-  /* the transfers flushed their own queues */
-  clFlush (fr->q);
   return TRUE;
 }
 
@@ -264,6 +311,7 @@ run (GstClFrameLoop * loop, const GstClFrameLoopFrame * frame,
       || !frame_dispatch (loop, frame, &fr, error)
       || !frame_end (loop, frame, &fr, error)) {
     gst_cl_device_finish (frame->device, NULL);
+    g_clear_pointer (&fr.work.last, clReleaseEvent);
     gst_cl_wait_list_clear (&fr.wl);
     gst_cl_profile_frame_clear (&fr.prof);
     if (fr.done)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
 /* gstclframework.c: kernel launches of one frame, with the frame's work
- * decomposition, on its queue, its events kept for profiling. */
+ * decomposition, on its queue, the last one's event kept as the frame's
+ * end and each one's for profiling. */
 #include "gstclframework.h"
 
 /**
@@ -44,13 +45,57 @@ gst_cl_frame_work_launch_words8 (const GstClFrameWork * work,
 /**
  * gst_cl_frame_work_enqueue:
  *
- * gst_cl_launch_enqueue() on the frame's queue, the kernel's event kept
- * when the frame is profiled.
+ * Enqueues @kernel over @launch on the frame's queue; its event becomes
+ * the work's last one (and a profiling event when profiling).
  */
 gboolean
 gst_cl_frame_work_enqueue (GstClFrameWork * work, cl_kernel kernel,
     const GstClLaunch * launch, GError ** error)
 {
-  return gst_cl_launch_enqueue (work->queue, kernel, launch, work->events,
-      &work->n_events, error);
+  cl_event ev = NULL;
+
+  if (!gst_cl_launch_enqueue (work->queue, kernel, launch, &ev, error))
+    return FALSE;
+  if (work->events && work->n_events < GST_CL_MAX_KERNEL_EVENTS) {
+    clRetainEvent (ev);
+    work->events[work->n_events++] = ev;
+  }
+  if (work->last)
+    clReleaseEvent (work->last);
+  work->last = ev;
+  return TRUE;
+}
+
+/**
+ * gst_cl_frame_work_follow:
+ * @event: (nullable): the event of a command just enqueued on the frame's
+ *   queue
+ *
+ * Makes @event the work's last one (the work takes a reference of its
+ * own).
+ */
+void
+gst_cl_frame_work_follow (GstClFrameWork * work, cl_event event)
+{
+  if (!event)
+    return;
+  clRetainEvent (event);
+  if (work->last)
+    clReleaseEvent (work->last);
+  work->last = event;
+}
+
+/**
+ * gst_cl_frame_work_take_last:
+ *
+ * Returns: (transfer full) (nullable): the event of the last command the
+ * work knows of, which the work no longer holds.
+ */
+cl_event
+gst_cl_frame_work_take_last (GstClFrameWork * work)
+{
+  cl_event ev = work->last;
+
+  work->last = NULL;
+  return ev;
 }

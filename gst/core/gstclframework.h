@@ -23,8 +23,17 @@ G_BEGIN_DECLS
  * @events: where the kernels' events go, for profiling (at most
  *   GST_CL_MAX_KERNEL_EVENTS), or NULL
  * @n_events: how many @events hold
+ * @last: (nullable): the event of the last command enqueued through the
+ *   work (gst_cl_frame_work_enqueue(), gst_cl_frame_work_follow()), owned
+ *   by the work; the queue being in order, the frame is done when it is,
+ *   and the base class uses it as the frame's end instead of enqueuing a
+ *   marker (on NVIDIA every command holds the device's lock, which all
+ *   streams on it share: docs/performance.md, "Many streams")
  *
- * Valid for the call it is passed to only.
+ * Valid for the call it is passed to only. An element enqueues the
+ * commands it ends a frame with through the work, or notes their events
+ * with gst_cl_frame_work_follow(): a command after the last one the work
+ * knows of would not be waited for.
  */
 typedef struct
 {
@@ -34,6 +43,7 @@ typedef struct
   gboolean tuning;
   cl_event *events;
   guint n_events;
+  cl_event last;
 } GstClFrameWork;
 
 gboolean gst_cl_frame_work_uses_strips (const GstClFrameWork * work);
@@ -46,5 +56,9 @@ gboolean gst_cl_frame_work_launch_words8 (const GstClFrameWork * work,
 
 gboolean gst_cl_frame_work_enqueue (GstClFrameWork * work, cl_kernel kernel,
     const GstClLaunch * launch, GError ** error);
+
+void gst_cl_frame_work_follow (GstClFrameWork * work, cl_event event);
+
+cl_event gst_cl_frame_work_take_last (GstClFrameWork * work);
 
 G_END_DECLS

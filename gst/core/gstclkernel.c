@@ -176,26 +176,18 @@ gst_cl_launch_words8 (const GstClDecomposition * t, GstClDevice * device,
 
 /**
  * gst_cl_launch_enqueue:
- * @events: (nullable): where to append the launch's event when profiling
- *   (at most GST_CL_MAX_KERNEL_EVENTS)
+ * @event: (out) (optional): the launch's event
  *
  * Enqueues @kernel over @launch on @queue, without waiting.
  */
 gboolean
 gst_cl_launch_enqueue (cl_command_queue queue, cl_kernel kernel,
-    const GstClLaunch * launch, cl_event * events, guint * n_events,
-    GError ** error)
+    const GstClLaunch * launch, cl_event * event, GError ** error)
 {
-  cl_event *ev = NULL;
-  cl_int st;
+  cl_int st = clEnqueueNDRangeKernel (queue, kernel, 2, NULL, launch->global,
+      launch->local, 0, NULL, event);
 
-  if (events && n_events && *n_events < GST_CL_MAX_KERNEL_EVENTS)
-    ev = &events[*n_events];
-  st = clEnqueueNDRangeKernel (queue, kernel, 2, NULL, launch->global,
-      launch->local, 0, NULL, ev);
   if (st != CL_SUCCESS)
     return gst_cl_fail (error, st, "clEnqueueNDRangeKernel");
-  if (ev)
-    (*n_events)++;
   return TRUE;
 }

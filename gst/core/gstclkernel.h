@@ -71,7 +71,6 @@ gboolean gst_cl_launch_words8 (const GstClDecomposition * tuning,
     GstClLaunch * launch);
 
 gboolean gst_cl_launch_enqueue (cl_command_queue queue, cl_kernel kernel,
-    const GstClLaunch * launch, cl_event * events, guint * n_events,
-    GError ** error);
+    const GstClLaunch * launch, cl_event * event, GError ** error);
 
 G_END_DECLS

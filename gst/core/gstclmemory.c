@@ -12,6 +12,16 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_memory_debug);
 /* ------------------------------------------------------------------------ */
 /* Wait lists                                                               */
 
+static void
+flush_queue_of (cl_event event)
+{
+  cl_command_queue queue = NULL;
+
+  if (clGetEventInfo (event, CL_EVENT_COMMAND_QUEUE, sizeof (queue), &queue,
+          NULL) == CL_SUCCESS && queue)
+    clFlush (queue);
+}
+
 /**
  * gst_cl_wait_list_add:
  *
@@ -23,7 +33,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_memory_debug);
 void
 gst_cl_wait_list_add (GstClWaitList * list, cl_event event)
 {
-  cl_int status;
+  cl_int status = CL_QUEUED;
   guint i;
 
   if (!event)
@@ -35,6 +45,11 @@ gst_cl_wait_list_add (GstClWaitList * list, cl_event event)
           sizeof (status), &status, NULL) == CL_SUCCESS
       && status == CL_COMPLETE)
     return;
+  /* a command waited for from another queue must be submitted: an element
+   * whose frames stay on the device leaves its queue to the next one's
+   * flush (gstclframeloop.c) */
+  if (status == CL_QUEUED)
+    flush_queue_of (event);
   g_return_if_fail (list->n < GST_CL_MAX_WAIT);
   clRetainEvent (event);
   list->events[list->n++] = event;

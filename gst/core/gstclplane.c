@@ -235,11 +235,13 @@ gst_cl_plane_store_view (GstClPlaneStore * store, cl_command_queue queue,
 /**
  * gst_cl_plane_store_write_back:
  *
+ * @event: (out) (optional): the event of the last copy, when there is one
+ *
  * For image stores: copies the image kernels wrote into plane 0 of @mem.
  */
 gboolean
 gst_cl_plane_store_write_back (GstClPlaneStore * store, cl_command_queue queue,
-    cl_mem mem, const GstVideoInfo * layout, GError ** error)
+    cl_mem mem, const GstVideoInfo * layout, cl_event * event, GError ** error)
 {
   GstClPlane *d = &store->desc;
   gint stride = GST_VIDEO_INFO_PLANE_STRIDE (layout, 0);
@@ -254,13 +256,13 @@ gst_cl_plane_store_write_back (GstClPlaneStore * store, cl_command_queue queue,
   if (packed && !ensure_packed (store, error))
     return FALSE;
   st = clEnqueueCopyImageToBuffer (queue, d->mem, packed ? store->packed :
-      mem, origin, region, 0, 0, NULL, NULL);
+      mem, origin, region, 0, 0, NULL, packed ? NULL : event);
   if (st != CL_SUCCESS)
     return gst_cl_fail (error, st, "clEnqueueCopyImageToBuffer");
   if (!packed)
     return TRUE;
   st = clEnqueueCopyBufferRect (queue, store->packed, mem, origin, origin,
-      rect, store->row_bytes, 0, stride, 0, 0, NULL, NULL);
+      rect, store->row_bytes, 0, stride, 0, 0, NULL, event);
   return st == CL_SUCCESS ||
       gst_cl_fail (error, st, "clEnqueueCopyBufferRect (from image)");
 }

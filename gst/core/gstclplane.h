@@ -71,6 +71,6 @@ gboolean gst_cl_plane_store_view (GstClPlaneStore * store,
 
 gboolean gst_cl_plane_store_write_back (GstClPlaneStore * store,
     cl_command_queue queue, cl_mem mem, const GstVideoInfo * layout,
-    GError ** error);
+    cl_event * event, GError ** error);
 
 G_END_DECLS

@@ -528,7 +528,8 @@ count_bytes (GstClHistogramCount * count, const GstClPlane * src,
   }
   if (!read_bytes (work->queue, partials, n_units, pf, error))
     return FALSE;
-  /* the base class flushes the queue after the frame's marker */
+  /* the frame ends with the read; the base class submits the queue */
+  gst_cl_frame_work_follow (work, pf->read);
   if (pairs)
     count->tables_dirty = FALSE;
   return TRUE;

@@ -259,8 +259,9 @@ gst_cl_histogram_deep_count (GstClHistogramDeep * deep, GstClFrameWork * work,
     *read = NULL;
     return gst_cl_fail (error, st, "clEnqueueReadBuffer (histograms)");
   }
-  /* the base class flushes the queue after the frame's marker; the reduce
-   * zeroed the tables */
+  /* the frame ends with the read (the base class submits the queue); the
+   * reduce zeroed the tables */
+  gst_cl_frame_work_follow (work, *read);
   deep->tables_dirty = FALSE;
   return TRUE;
 }
