@@ -56,6 +56,8 @@ static const Case cases[] = {
   {"clgaussian radius=7", "NV12"}, {"clgaussian radius=7", "P010_10LE"},
   {"cllaplace", "NV12"}, {"cllaplace", "P010_10LE"},
   {"clhistogram", "NV12"}, {"clhistogram", "P010_10LE"},
+  /* CLAHE's kernels: tile histograms, LUTs, the blend */
+  {"clclahe", "GRAY8"}, {"clclahe", "P010_10LE"}, {"clclahe", "GRAY16_LE"},
   /* tuning sweeps: the classic questions */
   {"clgaussian storage=image", "GRAY8", TRUE},
   {"clgaussian storage=image", "RGBA", TRUE},
@@ -94,6 +96,9 @@ static const Case cases[] = {
   {"clgaussian radius=7 work-group-size=32", "P010_10LE", TRUE},
   {"clgaussian radius=7 work-group-size=128", "P010_10LE", TRUE},
   {"clgaussian radius=7 work-group-size=256", "P010_10LE", TRUE},
+  {"clgaussian radius=7 rows-per-item=16", "P010_10LE", TRUE},
+  {"clgaussian radius=7 rows-per-item=64", "P010_10LE", TRUE},
+  {"clgaussian radius=15", "P010_10LE", TRUE},
   {"clgaussian storage=image rows-per-item=4", "RGBA", TRUE},
   {"clgaussian storage=image pixels-per-item=2", "RGBA", TRUE},
 };
@@ -170,11 +175,12 @@ run_case (const gchar * desc, const GstVideoInfo * vi, GstBuffer ** frames,
 
   h = gst_harness_new_parse (d);
   g_free (d);
-  el = gst_harness_find_element (h, "clgaussian");
-  if (!el)
-    el = gst_harness_find_element (h, "cllaplace");
-  if (!el)
-    el = gst_harness_find_element (h, "clhistogram");
+  {
+    /* the case's element: the first word of its description */
+    gchar **words = g_strsplit (desc, " ", 2);
+    el = gst_harness_find_element (h, words[0]);
+    g_strfreev (words);
+  }
   bus = gst_bus_new ();
   gst_element_set_bus (el, bus);
   caps = gst_video_info_to_caps (vi);
