@@ -41,7 +41,7 @@
 
 #include "gstcltonemap.h"
 #include "gstcltonemapcaps.h"
-#include "gstcltonemapframe.h"
+#include "gstcltonemapkernels.h"
 #include "core/gstclcaps.h"
 #include "gstclkernels.h"
 #include "gstclshared.h"
@@ -61,9 +61,6 @@ enum
   PROP_SCENE_THRESHOLD,
   PROP_SMOOTHING_PERIOD,
   PROP_POST_MESSAGES,
-  PROP_PROFILING,
-  PROP_STORAGE,
-  PROP_MEMORY,
 };
 
 #define DEFAULT_CURVE GST_CL_TONE_CURVE_BT2390
@@ -77,19 +74,19 @@ enum
 
 struct _GstClToneMap
 {
-  GstClBaseTransform parent;
+  GstClBaseFilter parent;
 
   /* properties, under the object lock */
   GstClToneMapSettings settings;
-  gboolean profiling;
-  GstClStorage storage;
 
-  /* streaming: the device side (gstcltonemapframe.c) */
-  GstClToneMapFrames frames;
+  /* streaming: the device side (gstcltonemapkernels.c); hdr: the current
+   * caps are HDR (else in passthrough) */
+  GstClToneMapKernels kernels;
+  gboolean hdr;
 };
 
 G_DEFINE_TYPE_WITH_CODE (GstClToneMap, gst_cl_tone_map,
-    GST_TYPE_CL_BASE_TRANSFORM,
+    GST_TYPE_CL_BASE_FILTER,
     GST_DEBUG_CATEGORY_INIT (gst_cl_tone_map_debug, "cltonemap", 0,
         "OpenCL HDR to SDR tone mapping"));
 GST_ELEMENT_REGISTER_DEFINE (cltonemap, "cltonemap", GST_RANK_NONE,
@@ -152,18 +149,22 @@ gst_cl_tone_map_transform_caps (GstBaseTransform * trans,
   return res;
 }
 
+/* The base class's caps (the frames of the old caps drained, the frame
+ * loop and the tuning), then the caps' constants on the device; HDR caps
+ * whose transfer or primaries the element does not know fail here with a
+ * negotiation error, not a guess; SDR caps pass through. */
 static gboolean
 gst_cl_tone_map_set_info (GstClBaseTransform * base, GstCaps * incaps,
     GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info)
 {
   GstClToneMap *self = GST_CL_TONE_MAP (base);
   GstClToneMapSetup setup;
-  GstClStorage storage;
   gchar *why = NULL;
   GError *err = NULL;
 
   /* frames and messages of the old caps finish with the old state */
-  gst_cl_tone_map_frames_drain (&self->frames, GST_ELEMENT (self), NULL);
+  gst_cl_base_filter_drain (GST_CL_BASE_FILTER (self), NULL);
+  gst_cl_tone_map_kernels_post (&self->kernels, GST_ELEMENT (self), TRUE);
   if (!gst_cl_tonemap_setup_from_caps (incaps, in_info, out_info, &setup,
           &why)) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
@@ -173,101 +174,77 @@ gst_cl_tone_map_set_info (GstClBaseTransform * base, GstCaps * incaps,
     g_free (why);
     return FALSE;
   }
+  self->hdr = setup.hdr;
   if (!setup.hdr) {
     GST_INFO_OBJECT (self, "not HDR: passing through");
-    self->frames.hdr = FALSE;
     return TRUE;
   }
-  GST_OBJECT_LOCK (self);
-  storage = self->storage;
-  GST_OBJECT_UNLOCK (self);
-  if (storage == GST_CL_STORAGE_IMAGE)
-    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
-        ("cltonemap holds frames in OpenCL buffers: storage=image falls "
-            "back to buffers."), (NULL));
-  if (!gst_cl_tone_map_frames_set_caps (&self->frames, &setup, incaps,
-          outcaps, &err)) {
+  /* before the base class, whose tuner runs the kernels */
+  if (!gst_cl_tone_map_kernels_configure (&self->kernels, base->device,
+          gst_cl_device_get_queue (base->device,
+              GST_CL_QUEUE_OF_SET (base->queue_set, GST_CL_QUEUE_COMPUTE)),
+          &setup, &err)) {
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
         ("Could not prepare OpenCL tone mapping on \"%s\".",
             base->device->name), ("%s", err->message));
     g_clear_error (&err);
     return FALSE;
   }
+  if (!GST_CL_BASE_TRANSFORM_CLASS (gst_cl_tone_map_parent_class)->set_info
+      (base, incaps, in_info, outcaps, out_info))
+    return FALSE;
+  /* the tuner's frames moved the smoothing: the stream starts afresh */
+  self->kernels.reset = TRUE;
+  GST_INFO_OBJECT (self, "%" GST_PTR_FORMAT " to %" GST_PTR_FORMAT, incaps,
+      outcaps);
   return TRUE;
 }
 
 /* ------------------------------------------------------------------------ */
-/* Lifecycle and streaming                                                  */
+/* The device side                                                          */
 
 static gboolean
-gst_cl_tone_map_start (GstBaseTransform * trans)
+gst_cl_tone_map_setup (GstClBaseFilter * base, cl_program program,
+    GError ** error)
 {
-  GstClToneMap *self = GST_CL_TONE_MAP (trans);
-  GstClBaseTransform *base = GST_CL_BASE_TRANSFORM (trans);
-  static gchar *source = NULL;
-  GError *err = NULL;
+  GstClToneMap *self = GST_CL_TONE_MAP (base);
+  GstClBaseTransform *trans = GST_CL_BASE_TRANSFORM (base);
 
-  if (!GST_BASE_TRANSFORM_CLASS (gst_cl_tone_map_parent_class)->start (trans))
+  return gst_cl_tone_map_kernels_setup (&self->kernels, trans->device,
+      program, gst_cl_device_get_queue (trans->device,
+          GST_CL_QUEUE_OF_SET (trans->queue_set, GST_CL_QUEUE_COMPUTE)),
+      error);
+}
+
+static void
+gst_cl_tone_map_cleanup (GstClBaseFilter * base)
+{
+  gst_cl_tone_map_kernels_cleanup (&GST_CL_TONE_MAP (base)->kernels);
+}
+
+/* A frame's three kernels, and the messages of earlier frames whose
+ * records are read. */
+static gboolean
+gst_cl_tone_map_convert (GstClBaseFilter * base, GstClFrameWork * work,
+    const GstClFramePair * frames, GstBuffer * buffer, GError ** error)
+{
+  GstClToneMap *self = GST_CL_TONE_MAP (base);
+  GstClToneMapSettings settings;
+
+  GST_OBJECT_LOCK (self);
+  settings = self->settings;
+  GST_OBJECT_UNLOCK (self);
+  if (!gst_cl_tone_map_kernels_enqueue (&self->kernels, work, frames,
+          &settings, buffer, error))
     return FALSE;
-  /* one program of two files: the general kernels and the CPUs' ones */
-  if (g_once_init_enter (&source)) {
-    gchar *s = g_strconcat (gst_cl_source_tonemap, gst_cl_source_tonemap_x8,
-        NULL);
-    g_once_init_leave (&source, s);
-  }
-  if (!gst_cl_tone_map_frames_start (&self->frames, base->device,
-          base->queue_set, source, &err)) {
-    GST_ELEMENT_ERROR (self, LIBRARY, INIT,
-        ("Could not build the OpenCL kernels tonemap.cl and tonemap_x8.cl "
-            "for device \"%s\".",
-            base->device->name), ("%s", err->message));
-    g_clear_error (&err);
-    gst_cl_tone_map_frames_stop (&self->frames, GST_ELEMENT (self));
-    GST_BASE_TRANSFORM_CLASS (gst_cl_tone_map_parent_class)->stop (trans);
-    return FALSE;
-  }
+  if (buffer)
+    gst_cl_tone_map_kernels_post (&self->kernels, GST_ELEMENT (self), FALSE);
   return TRUE;
 }
 
-static gboolean
-gst_cl_tone_map_stop (GstBaseTransform * trans)
-{
-  GstClToneMap *self = GST_CL_TONE_MAP (trans);
-
-  gst_cl_tone_map_frames_stop (&self->frames, GST_ELEMENT (self));
-  return GST_BASE_TRANSFORM_CLASS (gst_cl_tone_map_parent_class)->stop
-      (trans);
-}
-
-static GstFlowReturn
-gst_cl_tone_map_transform (GstBaseTransform * trans, GstBuffer * inbuf,
-    GstBuffer * outbuf)
-{
-  GstClToneMap *self = GST_CL_TONE_MAP (trans);
-  GstClBaseTransform *base = GST_CL_BASE_TRANSFORM (trans);
-  GstClToneMapSettings settings;
-  GstFlowReturn ret = gst_cl_base_transform_check_input (base, inbuf);
-  gboolean profiling;
-
-  if (ret != GST_FLOW_OK)
-    return ret;
-  if (!self->frames.hdr) {
-    /* passthrough: basetransform does not call us then */
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
-        ("SDR input with output caps other than the input's"));
-    return GST_FLOW_NOT_NEGOTIATED;
-  }
-  GST_OBJECT_LOCK (self);
-  settings = self->settings;
-  profiling = self->profiling;
-  GST_OBJECT_UNLOCK (self);
-  return gst_cl_tone_map_frames_run (&self->frames, GST_ELEMENT (self),
-      &base->in_info, &base->out_info, inbuf, outbuf, &settings, profiling,
-      &trans->segment) ? GST_FLOW_OK : GST_FLOW_ERROR;
-}
-
-/* Every frame's work and message done before EOS goes on; the next frame
- * after a flush starts the dynamic peak afresh. */
+/* Every frame's message posted before EOS goes on (the base class waited
+ * for the frames); the next frame after a flush starts the dynamic peak
+ * afresh. */
 static gboolean
 gst_cl_tone_map_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
@@ -276,13 +253,29 @@ gst_cl_tone_map_sink_event (GstBaseTransform * trans, GstEvent * event)
   switch (GST_EVENT_TYPE (event)) {
     case GST_EVENT_EOS:
     case GST_EVENT_FLUSH_STOP:
-      gst_cl_tone_map_frames_drain (&self->frames, GST_ELEMENT (self), event);
+      gst_cl_base_filter_drain (GST_CL_BASE_FILTER (self), NULL);
+      gst_cl_tone_map_kernels_post (&self->kernels, GST_ELEMENT (self), TRUE);
+      if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
+        self->kernels.reset = TRUE;
       break;
     default:
       break;
   }
   return GST_BASE_TRANSFORM_CLASS (gst_cl_tone_map_parent_class)->sink_event
       (trans, event);
+}
+
+/* The messages of the last frames, before the base class releases the
+ * kernels. */
+static gboolean
+gst_cl_tone_map_stop (GstBaseTransform * trans)
+{
+  GstClToneMap *self = GST_CL_TONE_MAP (trans);
+
+  gst_cl_base_filter_drain (GST_CL_BASE_FILTER (self), NULL);
+  gst_cl_tone_map_kernels_post (&self->kernels, GST_ELEMENT (self), TRUE);
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_tone_map_parent_class)->stop
+      (trans);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -323,15 +316,6 @@ gst_cl_tone_map_set_property (GObject * object, guint prop_id,
       break;
     case PROP_POST_MESSAGES:
       s->post_messages = g_value_get_boolean (value);
-      break;
-    case PROP_PROFILING:
-      self->profiling = g_value_get_boolean (value);
-      break;
-    case PROP_MEMORY:
-      gst_cl_storage_warn_memory_alias (object);
-      /* fall through */
-    case PROP_STORAGE:
-      self->storage = g_value_get_enum (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -376,25 +360,11 @@ gst_cl_tone_map_get_property (GObject * object, guint prop_id,
     case PROP_POST_MESSAGES:
       g_value_set_boolean (value, s->post_messages);
       break;
-    case PROP_PROFILING:
-      g_value_set_boolean (value, self->profiling);
-      break;
-    case PROP_MEMORY:
-    case PROP_STORAGE:
-      g_value_set_enum (value, self->storage);
-      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
   GST_OBJECT_UNLOCK (self);
-}
-
-static void
-gst_cl_tone_map_finalize (GObject * object)
-{
-  gst_cl_tone_map_frames_clear (&GST_CL_TONE_MAP (object)->frames);
-  G_OBJECT_CLASS (gst_cl_tone_map_parent_class)->finalize (object);
 }
 
 static void
@@ -513,18 +483,6 @@ install_properties (GObjectClass * klass)
       g_param_spec_boolean ("post-messages", "Post messages",
           "Post an element message \"cltonemap\" per frame with the frame "
           "peak, the peak used and scene cuts", FALSE, flags));
-  /**
-   * GstClToneMap:profiling:
-   *
-   * As the filters' `profiling`: "cl-profile" messages with the upload,
-   * kernel (the three kernels together) and download times.
-   */
-  g_object_class_install_property (klass, PROP_PROFILING,
-      g_param_spec_boolean ("profiling", "Profiling",
-          "Measure upload, kernel and download times and post them in "
-          "\"cl-profile\" element messages, at most once a second", FALSE,
-          flags));
-  gst_cl_storage_install_properties (klass, PROP_STORAGE, PROP_MEMORY);
 }
 
 static void
@@ -534,11 +492,11 @@ gst_cl_tone_map_class_init (GstClToneMapClass * klass)
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstClBaseTransformClass *base_class = GST_CL_BASE_TRANSFORM_CLASS (klass);
+  GstClBaseFilterClass *filter_class = GST_CL_BASE_FILTER_CLASS (klass);
   GstCaps *caps, *tmp;
 
   gobject_class->set_property = gst_cl_tone_map_set_property;
   gobject_class->get_property = gst_cl_tone_map_get_property;
-  gobject_class->finalize = gst_cl_tone_map_finalize;
   install_properties (gobject_class);
 
   gst_element_class_set_static_metadata (element_class,
@@ -562,13 +520,24 @@ gst_cl_tone_map_class_init (GstClToneMapClass * klass)
 
   /* SDR input: the same caps on both pads, and the buffers untouched */
   trans_class->passthrough_on_same_caps = TRUE;
-  trans_class->start = GST_DEBUG_FUNCPTR (gst_cl_tone_map_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_cl_tone_map_stop);
   trans_class->transform_caps =
       GST_DEBUG_FUNCPTR (gst_cl_tone_map_transform_caps);
-  trans_class->transform = GST_DEBUG_FUNCPTR (gst_cl_tone_map_transform);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cl_tone_map_sink_event);
   base_class->set_info = GST_DEBUG_FUNCPTR (gst_cl_tone_map_set_info);
+
+  /* one program of two files: the general kernels and the CPUs' ones */
+  filter_class->program_name = "tonemap";
+  filter_class->program_source = g_strconcat (gst_cl_source_tonemap,
+      gst_cl_source_tonemap_x8, NULL);
+  filter_class->setup = gst_cl_tone_map_setup;
+  filter_class->cleanup = gst_cl_tone_map_cleanup;
+  filter_class->convert = gst_cl_tone_map_convert;
+  /* SDR caps pass through untouched, with no pool of the element's */
+  base_class->passthrough_pool = FALSE;
+  /* the GPU mapping reads the work-group size; the CPU kernels nothing */
+  filter_class->strips_fields = 0;
+  filter_class->tiles_fields = GST_CL_TUNE_GROUP;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CL_TONE_CURVE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CL_TONE_PEAK_MODE, 0);
@@ -579,7 +548,6 @@ gst_cl_tone_map_init (GstClToneMap * self)
 {
   GstClToneMapSettings *s = &self->settings;
 
-  gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), TRUE);
   s->curve = DEFAULT_CURVE;
   s->peak_mode = DEFAULT_PEAK_MODE;
   s->source_peak = DEFAULT_SOURCE_PEAK;
@@ -589,5 +557,4 @@ gst_cl_tone_map_init (GstClToneMap * self)
   s->scene_threshold = DEFAULT_SCENE_THRESHOLD;
   s->smoothing_period = DEFAULT_SMOOTHING_PERIOD;
   s->post_messages = FALSE;
-  self->storage = GST_CL_STORAGE_AUTO;
 }

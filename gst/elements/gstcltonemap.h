@@ -3,9 +3,7 @@
  * curve from each frame's own histogram. */
 #pragma once
 
-#include "core/gstclbasetransform.h"
-#include "core/gstclinflight.h"
-#include "core/gstclstorage.h"
+#include "core/gstclbasefilter.h"
 #include "gstcltonemapcurve.h"
 
 G_BEGIN_DECLS
@@ -18,7 +16,7 @@ GType gst_cl_tone_peak_mode_get_type (void);
 
 #define GST_TYPE_CL_TONE_MAP (gst_cl_tone_map_get_type ())
 G_DECLARE_FINAL_TYPE (GstClToneMap, gst_cl_tone_map, GST, CL_TONE_MAP,
-    GstClBaseTransform);
+    GstClBaseFilter);
 
 GST_ELEMENT_REGISTER_DECLARE (cltonemap);
 

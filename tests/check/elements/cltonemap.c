@@ -603,6 +603,66 @@ GST_START_TEST (test_properties_playing)
 
 GST_END_TEST;
 
+/* With the tuner measuring the kernels at caps time (a frame large enough
+ * for it), the first frames still get their own dynamic peak: the tuner's
+ * runs of the kernels leave no smoothing behind. */
+GST_START_TEST (test_tuner_frames)
+{
+  const Fmt *f = &formats[0];
+  const gint w = 320, h = 256;
+  Ref r = make_ref (f, TRUE, FALSE, FALSE, 0, 100.0);
+  gchar *col = hdr_colorimetry (f, FALSE, FALSE, FALSE);
+  GstVideoInfo info = test_info (f->in, w, h);
+  gchar *ic = in_caps (f, w, h, col, NULL);
+  TestFrame fr = hdr_frame (&info, TRUE, 120, 0.0, 0.5);
+  double lw = MAX (pq_eotf (ref_frame_peak (fr.buffer, &fr.info, &r,
+              99.99)), 100.0);
+  GstHarness *hn;
+
+  g_setenv ("GST_CL_TUNE", "force", TRUE);
+  hn = tm_harness ("peak-mode=dynamic tuning=auto", ic, NULL);
+  fail_unless_equals_int (push_check (hn, &fr, &r, lw, "tuned"), 0);
+  gst_harness_teardown (hn);
+  g_unsetenv ("GST_CL_TUNE");
+  gst_buffer_unref (fr.buffer);
+  g_free (ic);
+  g_free (col);
+}
+
+GST_END_TEST;
+
+/* The tuning properties of the filters' base class: every work
+ * decomposition gives the reference's output (the group sizes are read by
+ * the GPU kernels, which the -gpu-kernels run checks on POCL; odd widths
+ * leave a partial group). */
+GST_START_TEST (test_tunings)
+{
+  const gchar *const tunings[] = { "work-group-size=1",
+    "work-group-size=32", "work-group-size=256", "kernel-shape=strips",
+    "kernel-shape=tiles work-group-size=64", "tuning=defaults"
+  };
+  const Fmt *f = &formats[__i__ % 2 ? 0 : 2];
+  const gint w = 67, h = 9;
+  Ref r = make_ref (f, TRUE, FALSE, FALSE, 0, 100.0);
+  gchar *col = hdr_colorimetry (f, FALSE, FALSE, FALSE);
+  GstVideoInfo info = test_info (f->in, w, h);
+  TestFrame fr = hdr_frame (&info, TRUE, 90 + __i__, 0.0, 0.9);
+  gchar *props = g_strdup_printf ("peak-mode=dynamic %s", tunings[__i__]);
+  gchar *ic = in_caps (f, w, h, col, NULL);
+  GstHarness *hn = tm_harness (props, ic, NULL);
+  double lw = MAX (pq_eotf (ref_frame_peak (fr.buffer, &fr.info, &r,
+              99.99)), 100.0);
+
+  fail_unless_equals_int (push_check (hn, &fr, &r, lw, props), 0);
+  gst_harness_teardown (hn);
+  gst_buffer_unref (fr.buffer);
+  g_free (props);
+  g_free (ic);
+  g_free (col);
+}
+
+GST_END_TEST;
+
 /* clupload ! cltonemap ! clgaussian: the frame stays on the device from
  * clupload on (memory:OpenCLMemory on both of cltonemap's pads), and the
  * result is the reference blurred by the exact 3x3 binomial, chroma
@@ -689,6 +749,8 @@ cltonemap_suite (void)
   tcase_add_loop_test (tc, test_bad_caps, 0, 3);
   tcase_add_test (tc, test_properties_playing);
   tcase_add_test (tc, test_chain_gaussian);
+  tcase_add_loop_test (tc, test_tunings, 0, 6);
+  tcase_add_test (tc, test_tuner_frames);
   return s;
 }
 
