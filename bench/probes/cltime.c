@@ -73,6 +73,22 @@ __attribute__((constructor))
   atexit (report);
 }
 
+/* The ICD loader's @name: the next library's, or where a program does not
+ * link the loader (gst-launch-1.0, whose plugin loads it privately) the
+ * loader's own. */
+static void *
+real_function (const char *name)
+{
+  static void *loader;
+  void *f = dlsym (RTLD_NEXT, name);
+
+  if (f)
+    return f;
+  if (!loader)
+    loader = dlopen ("libOpenCL.so.1", RTLD_NOW | RTLD_LOCAL);
+  return loader ? dlsym (loader, name) : NULL;
+}
+
 /* the function @name of @params, calling the next library's with @args */
 #define WRAP(idx, ret, name, params, args)                      \
   __attribute__((visibility ("default"))) ret name params   \
@@ -81,7 +97,7 @@ __attribute__((constructor))
     long long t0_;                                              \
     ret r_;                                                     \
     if (!real)                                                  \
-      real = dlsym (RTLD_NEXT, #name);                          \
+      real = real_function (#name);                             \
     t0_ = now ();                                               \
     r_ = real args;                                             \
     ns[idx] += now () - t0_;                                    \
