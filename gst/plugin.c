@@ -13,6 +13,7 @@
 #include "elements/gstcllaplace.h"
 #include "elements/gstclhistogram.h"
 #include "elements/gstclmemorycopy.h"
+#include "elements/gstclclahe.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -23,6 +24,7 @@ plugin_init (GstPlugin * plugin)
   ok |= GST_ELEMENT_REGISTER (clhistogram, plugin);
   ok |= GST_ELEMENT_REGISTER (clupload, plugin);
   ok |= GST_ELEMENT_REGISTER (cldownload, plugin);
+  ok |= GST_ELEMENT_REGISTER (clclahe, plugin);
   return ok;
 }
 

@@ -1,0 +1,528 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
+/**
+ * SECTION:element-clclahe
+ * @title: clclahe
+ * @see_also: clhistogram, cvequalizehist
+ *
+ * Contrast-limited adaptive histogram equalization (CLAHE) of video on an
+ * OpenCL device (a GPU, or the CPU through POCL): OpenCV's
+ * `cv::createCLAHE (clip-limit, (tiles-x, tiles-y))->apply ()`, bit for bit.
+ *
+ * The frame is cut into a grid of tiles-x by tiles-y tiles. Each tile's
+ * histogram is clipped at clip-limit times the tile's mean bin count (the
+ * excess spread over all bins as OpenCV spreads it) and its running sum
+ * becomes the tile's lookup table; each pixel is then the bilinear blend
+ * of the tables of its four nearest tiles. Where the grid does not divide
+ * the frame, the tiles cover the frame padded on the right and at the
+ * bottom by mirroring (OpenCV's BORDER_REFLECT_101 padding, with its rule:
+ * once either side needs padding, both sides get it). On a frame narrower
+ * (shorter) than the grid, tiles-x (tiles-y) is taken as the frame's width
+ * (height).
+ *
+ * Formats: GRAY8 and GRAY16_LE, and YUV formats of 8 to 16 bits, whose luma
+ * plane is equalized and chroma planes copied unchanged. 8-bit samples have
+ * 256 levels and 16-bit ones 65536, as in OpenCV (CV_8U, CV_16U); 10- and
+ * 12-bit formats are equalized over their own 2^D levels with OpenCV's
+ * arithmetic (histograms of 2^D bins, clip limit
+ * max (int (clip-limit * tile area / 2^D), 1), scale (2^D - 1) / tile area),
+ * and written back in their packing (P010_10LE keeps its low 6 bits zero).
+ *
+ * The properties can be changed while playing; they apply from the next
+ * frame.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 videotestsrc ! video/x-raw,format=NV12 ! clclahe ! \
+ *     videoconvert ! autovideosink
+ * ]| Equalize the luma with OpenCV's defaults (clip limit 40, 8x8 tiles).
+ * |[
+ * gst-launch-1.0 filesrc location=dark.mp4 ! decodebin ! videoconvert ! \
+ *     video/x-raw,format=GRAY8 ! clclahe clip-limit=2 tiles-x=16 tiles-y=9 ! \
+ *     videoconvert ! autovideosink
+ * ]| Gentler equalization over a finer grid.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstclclahe.h"
+#include "gstclkernels.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_clahe_debug);
+#define GST_CAT_DEFAULT gst_cl_clahe_debug
+
+enum
+{
+  PROP_0,
+  PROP_CLIP_LIMIT,
+  PROP_TILES_X,
+  PROP_TILES_Y,
+};
+
+#define DEFAULT_CLIP_LIMIT 40.0
+#define DEFAULT_TILES 8
+
+/* work-items of the LUT kernels' groups (one group a tile): a power of two
+ * that divides every histogram (256 bins and more) */
+#define LUT_GROUP 256
+
+/* the formats: grey and YUV, whose first plane holds one sample a pixel */
+#define CLAHE_FORMATS "{ GRAY8, GRAY16_LE, I420, YV12, NV12, NV21, Y42B, " \
+  "Y444, P010_10LE, P016_LE, I420_10LE, I420_12LE, Y444_16LE }"
+
+struct _GstClClahe
+{
+  GstClBaseFilter parent;
+
+  /* properties, under the object lock */
+  gdouble clip_limit;
+  guint tiles_x, tiles_y;
+
+  /* streaming thread */
+  cl_kernel k_lut, k_lut_image, k_lut_wide, k_lut_wide_image;
+  cl_kernel k_blend, k_blend16, k_blend_image;
+  gsize group_local, group_wide;        /* LUT kernels' group sizes */
+  cl_mem lut;                   /* the tiles' LUTs, 16-bit entries */
+  gsize lut_size;
+  cl_mem hist;                  /* 16 bits: the tiles' histograms */
+  gsize hist_size;
+  cl_mem xtab;                  /* the blend's column table (clahe.cl) */
+  gsize xtab_size;
+  /* the previous frame's end and queue: its blend may still read the LUTs
+   * a frame of another queue is about to write */
+  cl_command_queue last_queue;
+  cl_event last_event;
+};
+
+G_DEFINE_TYPE_WITH_CODE (GstClClahe, gst_cl_clahe, GST_TYPE_CL_BASE_FILTER,
+    GST_DEBUG_CATEGORY_INIT (gst_cl_clahe_debug, "clclahe", 0,
+        "OpenCL contrast-limited adaptive histogram equalization"));
+GST_ELEMENT_REGISTER_DEFINE (clclahe, "clclahe", GST_RANK_NONE,
+    GST_TYPE_CL_CLAHE);
+
+/* ------------------------------------------------------------------------ */
+/* The grid, as OpenCV's CLAHE_Impl::apply () sets it up                    */
+
+typedef struct
+{
+  gint tiles_x, tiles_y;
+  gint tw, th;                  /* a tile, in pixels of the padded frame */
+  gint bins;                    /* 2^D levels */
+  gint clip;                    /* clip limit in counts, 0: none */
+  gint maxv;
+  gfloat lut_scale, inv_tw, inv_th;
+} ClaheGrid;
+
+static void
+clahe_grid (gint width, gint height, guint tiles_x, guint tiles_y,
+    gdouble clip_limit, gint depth, ClaheGrid * g)
+{
+  gint pw = width, ph = height, area;
+
+  /* the grid reduced on frames smaller than it (interface.md) */
+  g->tiles_x = MIN ((gint) tiles_x, width);
+  g->tiles_y = MIN ((gint) tiles_y, height);
+  /* OpenCV pads both sides once either is not divided, a whole tile row
+   * (column) where that side was divided */
+  if (width % g->tiles_x != 0 || height % g->tiles_y != 0) {
+    pw = width + g->tiles_x - width % g->tiles_x;
+    ph = height + g->tiles_y - height % g->tiles_y;
+  }
+  g->tw = pw / g->tiles_x;
+  g->th = ph / g->tiles_y;
+  area = g->tw * g->th;
+  g->bins = 1 << depth;
+  g->maxv = g->bins - 1;
+  /* float32 quotients, as OpenCV computes them (and computed here: an
+   * OpenCL division need not be correctly rounded) */
+  g->lut_scale = (gfloat) (g->bins - 1) / (gfloat) area;
+  g->inv_tw = 1.0f / (gfloat) g->tw;
+  g->inv_th = 1.0f / (gfloat) g->th;
+  g->clip = 0;
+  if (clip_limit > 0.0)
+    g->clip = MAX ((gint) (clip_limit * area / g->bins), 1);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Kernels                                                                  */
+
+/* the largest group of @k up to LUT_GROUP: a power of two */
+static gsize
+lut_group (GstClDevice * device, cl_kernel k)
+{
+  size_t max = 1;
+  gsize g = LUT_GROUP;
+
+  if (clGetKernelWorkGroupInfo (k, device->device_id,
+          CL_KERNEL_WORK_GROUP_SIZE, sizeof (max), &max, NULL) != CL_SUCCESS)
+    max = 1;
+  max = MIN (max, device->max_work_group_size);
+  while (g > 1 && g > max)
+    g /= 2;
+  return g;
+}
+
+static gboolean
+gst_cl_clahe_setup (GstClBaseFilter * base, cl_program program,
+    GError ** error)
+{
+  GstClClahe *self = GST_CL_CLAHE (base);
+  GstClDevice *device = GST_CL_BASE_TRANSFORM (base)->device;
+
+  if (!(self->k_lut = gst_cl_kernel_new (program, "clahe_lut", error))
+      || !(self->k_lut_wide = gst_cl_kernel_new (program, "clahe_lut_wide",
+              error))
+      || !(self->k_blend = gst_cl_kernel_new (program, "clahe_blend", error))
+      || !(self->k_blend16 = gst_cl_kernel_new (program, "clahe_blend16",
+              error)))
+    return FALSE;
+  if (device->image_support &&
+      (!(self->k_lut_image = gst_cl_kernel_new (program, "clahe_lut_image",
+                  error))
+          || !(self->k_lut_wide_image = gst_cl_kernel_new (program,
+                  "clahe_lut_wide_image", error))
+          || !(self->k_blend_image = gst_cl_kernel_new (program,
+                  "clahe_blend_image", error))))
+    return FALSE;
+  /* the image kernels take the same groups: the smaller of both */
+  self->group_local = lut_group (device, self->k_lut);
+  self->group_wide = lut_group (device, self->k_lut_wide);
+  if (self->k_lut_image)
+    self->group_local = MIN (self->group_local,
+        lut_group (device, self->k_lut_image));
+  if (self->k_lut_wide_image)
+    self->group_wide = MIN (self->group_wide,
+        lut_group (device, self->k_lut_wide_image));
+  return TRUE;
+}
+
+static void
+release_kernel (cl_kernel * k)
+{
+  if (*k)
+    clReleaseKernel (*k);
+  *k = NULL;
+}
+
+static void
+gst_cl_clahe_cleanup (GstClBaseFilter * base)
+{
+  GstClClahe *self = GST_CL_CLAHE (base);
+
+  release_kernel (&self->k_lut);
+  release_kernel (&self->k_lut_image);
+  release_kernel (&self->k_lut_wide);
+  release_kernel (&self->k_lut_wide_image);
+  release_kernel (&self->k_blend);
+  release_kernel (&self->k_blend16);
+  release_kernel (&self->k_blend_image);
+  g_clear_pointer (&self->lut, clReleaseMemObject);
+  self->lut_size = 0;
+  g_clear_pointer (&self->hist, clReleaseMemObject);
+  self->hist_size = 0;
+  g_clear_pointer (&self->xtab, clReleaseMemObject);
+  self->xtab_size = 0;
+  g_clear_pointer (&self->last_event, clReleaseEvent);
+  self->last_queue = NULL;
+}
+
+/* Whether the histogram of @g fits the device's local memory (with the
+ * group's partial sums): 8, 10 and 12 bits do on any device of OpenCL's
+ * full profile (32 KB at least). */
+static gboolean
+histogram_is_local (GstClClahe * self, const ClaheGrid * g)
+{
+  GstClDevice *device = GST_CL_BASE_TRANSFORM (self)->device;
+  return g->bins <= 4096 &&
+      (g->bins + 2 + self->group_local) * sizeof (guint32) <=
+      device->local_mem_size;
+}
+
+/* Whether the LUT kernels take groups of one work-item: the CPU shape
+ * (strips) of the CPU build; the GPU build (GST_CL_GPU_KERNELS=1 on POCL:
+ * the gpu-kernels test runs) takes the GPU's groups whatever the shape */
+static gboolean
+cpu_groups (GstClFrameWork * work)
+{
+  return gst_cl_frame_work_uses_strips (work) &&
+      !gst_cl_device_builds_gpu_kernels (work->device);
+}
+
+/* Enqueues the LUTs of every tile of @g from @src into self->lut, and the
+ * column table into self->xtab. A work-group a tile: one work-item on CPUs
+ * (cpu_groups ()), which walks the tile as OpenCV's loop does; on GPUs a
+ * group's items share the tile's pixels and bins. */
+static gboolean
+enqueue_luts (GstClClahe * self, GstClFrameWork * work,
+    const GstClPlane * src, const ClaheGrid * g, GError ** error)
+{
+  const gboolean local = histogram_is_local (self, g);
+  const cl_int wide = GST_CL_PLANE_IS_WIDE (src);
+  const cl_uint mask = (cl_uint) g->maxv;
+  const gsize group = cpu_groups (work) ? 1 :
+      local ? self->group_local : self->group_wide;
+  const gsize scratch = (2 + group) * sizeof (guint32);
+  GstClLaunch l = { {0,}, {0,}, 0, 0, FALSE, FALSE };
+  cl_kernel k;
+  cl_uint n;
+  cl_int st;
+
+  l.local[0] = group;
+  l.local[1] = 1;
+  l.global[0] = group * g->tiles_x * g->tiles_y;
+  l.global[1] = 1;
+  if (src->is_image) {
+    k = local ? self->k_lut_image : self->k_lut_wide_image;
+    n = 15;
+    if (!gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
+            GST_CL_ARG (src->width), GST_CL_ARG (src->height),
+            GST_CL_ARG (src->shift), GST_CL_ARG (mask), GST_CL_ARG (g->tw),
+            GST_CL_ARG (g->th), GST_CL_ARG (g->tiles_x), GST_CL_ARG (g->bins),
+            GST_CL_ARG (g->clip), GST_CL_ARG (g->lut_scale),
+            GST_CL_ARG (g->maxv), GST_CL_ARG (g->inv_tw),
+            GST_CL_ARG (self->lut), GST_CL_ARG (self->xtab), GST_CL_ARGS_END))
+      return FALSE;
+  } else {
+    k = local ? self->k_lut : self->k_lut_wide;
+    n = 17;
+    if (!gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
+            GST_CL_ARG (src->stride), GST_CL_ARG (wide),
+            GST_CL_ARG (src->width), GST_CL_ARG (src->height),
+            GST_CL_ARG (src->shift), GST_CL_ARG (mask), GST_CL_ARG (g->tw),
+            GST_CL_ARG (g->th), GST_CL_ARG (g->tiles_x), GST_CL_ARG (g->bins),
+            GST_CL_ARG (g->clip), GST_CL_ARG (g->lut_scale),
+            GST_CL_ARG (g->maxv), GST_CL_ARG (g->inv_tw),
+            GST_CL_ARG (self->lut), GST_CL_ARG (self->xtab), GST_CL_ARGS_END))
+      return FALSE;
+  }
+  /* then the histogram (up to 12 bits in local memory, else the buffer),
+   * and the group's sums */
+  st = local ? clSetKernelArg (k, n++, g->bins * sizeof (guint32), NULL) :
+      clSetKernelArg (k, n++, sizeof (cl_mem), &self->hist);
+  if (st == CL_SUCCESS)
+    st = clSetKernelArg (k, n, scratch, NULL);
+  if (st != CL_SUCCESS)
+    return gst_cl_fail (error, st, "clSetKernelArg (local memory)");
+  return gst_cl_frame_work_enqueue (work, k, &l, error);
+}
+
+/* Enqueues the blend of the four nearest tiles' LUTs, @src into @dst. */
+static gboolean
+enqueue_blend (GstClClahe * self, GstClFrameWork * work,
+    const GstClPlane * src, const GstClPlane * dst, const ClaheGrid * g,
+    GError ** error)
+{
+  const cl_uint mask = (cl_uint) g->maxv;
+  cl_kernel k;
+  GstClLaunch l;
+  gboolean ok;
+
+  gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
+  /* the arguments the three kernels share, after their planes' */
+#define BLEND_ARGS GST_CL_ARG (src->width), GST_CL_ARG (src->height), \
+      GST_CL_ARG (src->shift), GST_CL_ARG (mask), GST_CL_ARG (g->inv_th), \
+      GST_CL_ARG (g->tiles_x), GST_CL_ARG (g->tiles_y), GST_CL_ARG (g->bins), \
+      GST_CL_ARG (g->maxv), GST_CL_ARG (self->lut), GST_CL_ARG (self->xtab), \
+      GST_CL_ARG (l.chunk), GST_CL_ARG (l.rows), GST_CL_ARGS_END
+  if (src->is_image) {
+    k = self->k_blend_image;
+    ok = gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
+        GST_CL_ARG (dst->mem), BLEND_ARGS);
+  } else {
+    k = GST_CL_PLANE_IS_WIDE (src) ? self->k_blend16 : self->k_blend;
+    ok = gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
+        GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+        GST_CL_ARG (dst->stride), BLEND_ARGS);
+  }
+#undef BLEND_ARGS
+  return ok && gst_cl_frame_work_enqueue (work, k, &l, error);
+}
+
+/* The LUT buffer for @g, and, where the previous frame ran on another
+ * queue, a wait for it (its blend reads the LUTs this frame rewrites). */
+static gboolean
+prepare_luts (GstClClahe * self, GstClFrameWork * work, const ClaheGrid * g,
+    gint width, GError ** error)
+{
+  const gsize entries = (gsize) g->tiles_x * g->tiles_y * g->bins;
+
+  if (!gst_cl_buffer_ensure (work->device->context, &self->lut,
+          &self->lut_size, entries * sizeof (guint16), NULL,
+          "clCreateBuffer (tile LUTs)", error)
+      || (!histogram_is_local (self, g) &&
+          !gst_cl_buffer_ensure (work->device->context, &self->hist,
+              &self->hist_size, entries * sizeof (guint32), NULL,
+              "clCreateBuffer (tile histograms)", error))
+      || !gst_cl_buffer_ensure (work->device->context, &self->xtab,
+          &self->xtab_size, (gsize) width * 4 * sizeof (guint32), NULL,
+          "clCreateBuffer (column table)", error))
+    return FALSE;
+  if (self->last_event && self->last_queue != work->queue) {
+    cl_int st = clEnqueueBarrierWithWaitList (work->queue, 1,
+        &self->last_event, NULL);
+    if (st != CL_SUCCESS)
+      return gst_cl_fail (error, st, "clEnqueueBarrierWithWaitList");
+  }
+  return TRUE;
+}
+
+static gboolean
+gst_cl_clahe_process (GstClBaseFilter * base, GstClFrameWork * work,
+    const GstClPlane * src, const GstClPlane * dst, GError ** error)
+{
+  GstClClahe *self = GST_CL_CLAHE (base);
+  ClaheGrid g;
+  gdouble clip_limit;
+  guint tiles_x, tiles_y;
+
+  GST_OBJECT_LOCK (self);
+  clip_limit = self->clip_limit;
+  tiles_x = self->tiles_x;
+  tiles_y = self->tiles_y;
+  GST_OBJECT_UNLOCK (self);
+
+  clahe_grid (src->width, src->height, tiles_x, tiles_y, clip_limit,
+      src->depth, &g);
+  GST_LOG_OBJECT (self, "%dx%d tiles of %dx%d, %d bins, clip %d",
+      g.tiles_x, g.tiles_y, g.tw, g.th, g.bins, g.clip);
+  if (!prepare_luts (self, work, &g, src->width, error)
+      || !enqueue_luts (self, work, src, &g, error)
+      || !enqueue_blend (self, work, src, dst, &g, error))
+    return FALSE;
+  g_clear_pointer (&self->last_event, clReleaseEvent);
+  if (work->last)
+    clRetainEvent (work->last);
+  self->last_event = work->last;
+  self->last_queue = work->queue;
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* GObject                                                                  */
+
+static void
+gst_cl_clahe_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstClClahe *self = GST_CL_CLAHE (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_CLIP_LIMIT:
+      self->clip_limit = g_value_get_double (value);
+      break;
+    case PROP_TILES_X:
+      self->tiles_x = g_value_get_uint (value);
+      break;
+    case PROP_TILES_Y:
+      self->tiles_y = g_value_get_uint (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_cl_clahe_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstClClahe *self = GST_CL_CLAHE (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_CLIP_LIMIT:
+      g_value_set_double (value, self->clip_limit);
+      break;
+    case PROP_TILES_X:
+      g_value_set_uint (value, self->tiles_x);
+      break;
+    case PROP_TILES_Y:
+      g_value_set_uint (value, self->tiles_y);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* pad templates of the grey and YUV formats, in both memories */
+static void
+add_pad_templates (GstElementClass * element_class)
+{
+  GstCaps *caps = gst_caps_from_string (GST_VIDEO_CAPS_MAKE_WITH_FEATURES
+      (GST_CAPS_FEATURE_MEMORY_OPENCL_MEMORY, CLAHE_FORMATS) "; "
+      GST_VIDEO_CAPS_MAKE (CLAHE_FORMATS));
+
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+}
+
+static void
+gst_cl_clahe_class_init (GstClClaheClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstClBaseFilterClass *base_class = GST_CL_BASE_FILTER_CLASS (klass);
+  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING;
+
+  gobject_class->set_property = gst_cl_clahe_set_property;
+  gobject_class->get_property = gst_cl_clahe_get_property;
+
+  /**
+   * GstClClahe:clip-limit:
+   *
+   * OpenCV's clipLimit: a tile's histogram is clipped at
+   * max (int (clip-limit * tile area / levels), 1) counts a bin; 0 does
+   * not clip (plain adaptive equalization).
+   */
+  g_object_class_install_property (gobject_class, PROP_CLIP_LIMIT,
+      g_param_spec_double ("clip-limit", "Clip limit",
+          "Contrast limit, as OpenCV's clipLimit (0: no clipping)", 0.0,
+          GST_CL_CLAHE_MAX_CLIP_LIMIT, DEFAULT_CLIP_LIMIT, flags));
+  /**
+   * GstClClahe:tiles-x:
+   *
+   * Columns of the tile grid; on a frame narrower than that, its width.
+   */
+  g_object_class_install_property (gobject_class, PROP_TILES_X,
+      g_param_spec_uint ("tiles-x", "Tiles across",
+          "Columns of the tile grid (at most the frame's width)", 1,
+          GST_CL_CLAHE_MAX_TILES, DEFAULT_TILES, flags));
+  /**
+   * GstClClahe:tiles-y:
+   *
+   * Rows of the tile grid; on a frame shorter than that, its height.
+   */
+  g_object_class_install_property (gobject_class, PROP_TILES_Y,
+      g_param_spec_uint ("tiles-y", "Tiles down",
+          "Rows of the tile grid (at most the frame's height)", 1,
+          GST_CL_CLAHE_MAX_TILES, DEFAULT_TILES, flags));
+
+  gst_element_class_set_static_metadata (element_class,
+      "OpenCL CLAHE", "Filter/Effect/Video",
+      "Contrast-limited adaptive histogram equalization of the luma, "
+      "bit-exact with OpenCV's CLAHE, on an OpenCL device",
+      "clfilters developers");
+  add_pad_templates (element_class);
+
+  base_class->program_name = "clahe";
+  base_class->program_source = gst_cl_source_clahe;
+  base_class->setup = gst_cl_clahe_setup;
+  base_class->cleanup = gst_cl_clahe_cleanup;
+  base_class->process = gst_cl_clahe_process;
+}
+
+static void
+gst_cl_clahe_init (GstClClahe * self)
+{
+  self->clip_limit = DEFAULT_CLIP_LIMIT;
+  self->tiles_x = DEFAULT_TILES;
+  self->tiles_y = DEFAULT_TILES;
+}

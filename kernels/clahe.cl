@@ -1,0 +1,379 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
+/* clahe.cl: contrast-limited adaptive histogram equalization (clclahe),
+ * OpenCV's createCLAHE().apply() operation for operation.
+ *
+ * Two kernels a frame (docs/elements/clclahe.md):
+ * 1. clahe_lut*: one work-group per tile. The tile's histogram (of the
+ *    frame padded on the right and bottom with BORDER_REFLECT_101, as
+ *    OpenCV pads frames the grid does not divide), clipped at `clip` with
+ *    the excess redistributed (an equal share to every bin, then one more
+ *    to every residual_step-th bin), and its running sum scaled to the
+ *    tile's LUT (16-bit entries): lut[b] = round (sum (hist[0..b]) *
+ *    lut_scale). Up to 4096 bins (8, 10 and 12 bits) the histogram is in
+ *    local memory; 16-bit histograms (65536 bins, 256 KB) are counted in a
+ *    device buffer, in the tile's own region (it belongs to the work-group
+ *    alone, so a barrier orders it).
+ *    The same kernel writes the column table of the blend (xtab: each
+ *    column's two tiles and weights, which every row shares).
+ * 2. clahe_blend*: each pixel is the bilinear blend of the LUTs of its four
+ *    nearest tiles, in float32, in OpenCV's order, rounded half to even.
+ *
+ * On CPUs (GST_CL_CPU builds, groups of one work-item) a group walks its
+ * tile alone and counts with plain increments, as OpenCV's loop does; on
+ * GPUs the group's work-items count with local atomics.
+ *
+ * Exactness: OpenCV computes in float32 with separate multiplies and adds
+ * (its x86 baseline has no FMA), so contraction into fused multiply-adds,
+ * which OpenCL C allows by default, is turned off; the host computes the
+ * quotients (1 / tile width, (levels - 1) / area), as OpenCL's division
+ * need not be correctly rounded.
+ */
+#pragma OPENCL FP_CONTRACT OFF
+
+/* OpenCV's borderInterpolate () for BORDER_REFLECT_101, repeated for pads
+ * longer than the frame (frames smaller than a tile) */
+inline int
+clahe_reflect101 (int p, int len)
+{
+  if (len == 1)
+    return 0;
+  while (p < 0 || p >= len)
+    p = p < 0 ? -p : 2 * len - 2 - p;
+  return p;
+}
+
+/* the value of a sample of a buffer plane: a byte, or a 16-bit word
+ * holding `mask` at bit `shift` */
+inline uint
+clahe_load (const __global uchar * src, int stride, int wide, int x, int y,
+    int shift, uint mask)
+{
+  const __global uchar *row = src + (size_t) y * stride;
+  if (wide)
+    return ((uint) ((const __global ushort *) row)[x] >> shift) & mask;
+  return row[x];
+}
+
+inline uint
+clahe_load_image (__read_only image2d_t src, int x, int y, int shift,
+    uint mask)
+{
+  return (read_imageui (src, GST_CL_SAMPLER, (int2) (x, y)).x >> shift) &
+      mask;
+}
+
+/* cvRound () of a float in [0, 2^23): adding 2^23 leaves no fraction
+ * bits, so the sum is rounded to an integer half to even (the default
+ * rounding of every OpenCL device): two adds on any device, whatever its
+ * library makes of rint () */
+inline uint
+clahe_round (float v)
+{
+  return (uint) ((v + 8388608.0f) - 8388608.0f);
+}
+
+/* The LUT of the tile of this work-group from its histogram `hist` (local
+ * or global memory: a macro, OpenCL C 1.2 has no generic pointers), bins a
+ * multiple of the group size. `scratch`: 2 + group size uints of local
+ * memory. Writes lut[b] for the tile's bins. */
+#define CLAHE_HIST_TO_LUT(hist, lut, bins, clip, lut_scale, maxv, scratch) \
+  do { \
+    const int lid_ = (int) get_local_id (0), n_ = (int) get_local_size (0); \
+    const int per_ = (bins) / n_, b0_ = lid_ * per_; \
+    int b_, batch_, residual_, rstep_ = 1; \
+    uint sum_ = 0; \
+    if (lid_ == 0) \
+      scratch[0] = 0; \
+    barrier (CLK_LOCAL_MEM_FENCE); \
+    if ((clip) > 0) { \
+      uint over_ = 0; \
+      for (b_ = lid_; b_ < (bins); b_ += n_) { \
+        uint h_ = hist[b_]; \
+        if (h_ > (uint) (clip)) { \
+          over_ += h_ - (uint) (clip); \
+          hist[b_] = (uint) (clip); \
+        } \
+      } \
+      if (over_) \
+        atomic_add (&scratch[0], over_); \
+    } \
+    barrier (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); \
+    /* OpenCV: batch to every bin, then +1 to bins 0, step, 2 step... \
+     * while residual lasts */ \
+    batch_ = (int) scratch[0] / (bins); \
+    residual_ = (int) scratch[0] - batch_ * (bins); \
+    if (residual_ > 0) \
+      rstep_ = max ((bins) / residual_, 1); \
+    for (b_ = b0_; b_ < b0_ + per_; b_++) { \
+      uint h_ = hist[b_] + (uint) batch_; \
+      if (residual_ > 0 && b_ % rstep_ == 0 && b_ / rstep_ < residual_) \
+        h_++; \
+      hist[b_] = h_; \
+      sum_ += h_; \
+    } \
+    scratch[2 + lid_] = sum_; \
+    barrier (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); \
+    sum_ = 0; \
+    for (b_ = 0; b_ < lid_; b_++) \
+      sum_ += scratch[2 + b_]; \
+    for (b_ = b0_; b_ < b0_ + per_; b_++) { \
+      sum_ += hist[b_]; \
+      lut[b_] = (ushort) min (clahe_round ((float) sum_ * (lut_scale)), \
+          (uint) (maxv)); \
+    } \
+  } while (0)
+
+/* Counts the pixels of the tile of this work-group (of tw x th pixels of
+ * the padded frame, each read at its place in the frame: LOAD (x, y)) in
+ * `hist`. Tiles at least as wide as the group: a work-item takes every
+ * n-th column of each row; narrower ones (fine grids on GPUs, where most
+ * items of a row would idle): every n-th pixel of the tile. */
+#define CLAHE_COUNT_PIXEL(hist, LOAD, xp, yp) \
+  do { \
+    const int x_ = (xp) < width ? (xp) : clahe_reflect101 ((xp), width); \
+    const uint v_ = LOAD (x_, (yp)); \
+    if (n_ == 1) \
+      hist[v_]++; \
+    else \
+      atomic_inc (&hist[v_]); \
+  } while (0)
+
+#define CLAHE_COUNT_TILE(hist, LOAD) \
+  do { \
+    const int tile_ = (int) get_group_id (0); \
+    const int n_ = (int) get_local_size (0), lid_ = (int) get_local_id (0); \
+    const int tx0_ = (tile_ % tiles_x) * tw, ty0_ = (tile_ / tiles_x) * th; \
+    int r_, c_; \
+    if (tw >= n_) { \
+      for (r_ = 0; r_ < th; r_++) { \
+        const int y_ = clahe_reflect101 (ty0_ + r_, height); \
+        for (c_ = lid_; c_ < tw; c_ += n_) \
+          CLAHE_COUNT_PIXEL (hist, LOAD, tx0_ + c_, y_); \
+      } \
+    } else { \
+      for (c_ = lid_; c_ < tw * th; c_ += n_) \
+        CLAHE_COUNT_PIXEL (hist, LOAD, tx0_ + c_ % tw, \
+            clahe_reflect101 (ty0_ + c_ / tw, height)); \
+    } \
+  } while (0)
+
+/* Where a column (row) p lies between tile centres, as OpenCV computes it:
+ * t = p * inv - 0.5 in float32, the tiles floor (t) and floor (t) + 1
+ * clamped to the grid, the weight of the second t - floor (t) */
+inline void
+clahe_between (int p, float inv, int tiles, int *t1, int *t2, float *a)
+{
+  const float tf = (float) p * inv - 0.5f;
+  int f = (int) tf;             /* cvFloor () */
+  f -= tf < (float) f;
+  *a = tf - (float) f;
+  *t1 = max (f, 0);
+  *t2 = min (f + 1, tiles - 1);
+}
+
+/* The blend's column table, written by the LUT kernels' work-items: four
+ * arrays of `width` entries, for column x the offsets of its two tiles'
+ * LUTs in a row of tiles (xtab[x], xtab[width + x]) and the weights xa and
+ * 1 - xa as float bits (xtab[2 width + x], xtab[3 width + x]): arrays, so
+ * that the blend loads 8 columns of each at once */
+inline void
+clahe_fill_xtab (__global uint * xtab, int width, float inv_tw,
+    int tiles_x, int bins)
+{
+  int x;
+  for (x = (int) get_global_id (0); x < width; x += (int) get_global_size (0)) {
+    int x1, x2;
+    float xa;
+    clahe_between (x, inv_tw, tiles_x, &x1, &x2, &xa);
+    xtab[x] = (uint) (x1 * bins);
+    xtab[width + x] = (uint) (x2 * bins);
+    xtab[2 * width + x] = as_uint (xa);
+    xtab[3 * width + x] = as_uint (1.0f - xa);
+  }
+}
+
+#define CLAHE_LOAD_BUFFER(x, y) clahe_load (src, stride, wide, x, y, shift, mask)
+#define CLAHE_LOAD_IMAGE(x, y) clahe_load_image (src, x, y, shift, mask)
+
+/* Up to 12 bits: the histogram in local memory (`hist`: bins uints) */
+#define CLAHE_LUT_LOCAL(LOAD) \
+  __global ushort *tlut = lut + (size_t) get_group_id (0) * bins; \
+  int b; \
+  for (b = (int) get_local_id (0); b < bins; b += (int) get_local_size (0)) \
+    hist[b] = 0; \
+  clahe_fill_xtab (xtab, width, inv_tw, tiles_x, bins); \
+  barrier (CLK_LOCAL_MEM_FENCE); \
+  CLAHE_COUNT_TILE (hist, LOAD); \
+  barrier (CLK_LOCAL_MEM_FENCE); \
+  CLAHE_HIST_TO_LUT (hist, tlut, bins, clip, lut_scale, maxv, scratch)
+
+/* 16 bits: the tile's 65536 counts in its own region of a buffer,
+ * zeroed first by the same group (no command of its own) */
+#define CLAHE_LUT_GLOBAL(LOAD) \
+  __global ushort *tlut = lut + (size_t) get_group_id (0) * bins; \
+  volatile __global uint *thist = ghist + (size_t) get_group_id (0) * bins; \
+  int b; \
+  for (b = (int) get_local_id (0); b < bins; b += (int) get_local_size (0)) \
+    thist[b] = 0; \
+  clahe_fill_xtab (xtab, width, inv_tw, tiles_x, bins); \
+  barrier (CLK_GLOBAL_MEM_FENCE); \
+  CLAHE_COUNT_TILE (thist, LOAD); \
+  barrier (CLK_GLOBAL_MEM_FENCE); \
+  CLAHE_HIST_TO_LUT (thist, tlut, bins, clip, lut_scale, maxv, scratch)
+
+#define CLAHE_LUT_BUFFER_ARGS const __global uchar * src, int stride, \
+    int wide, int width, int height, int shift, uint mask, int tw, int th, \
+    int tiles_x, int bins, int clip, float lut_scale, int maxv, \
+    float inv_tw, __global ushort * lut, __global uint * xtab
+#define CLAHE_LUT_IMAGE_ARGS __read_only image2d_t src, int width, \
+    int height, int shift, uint mask, int tw, int th, int tiles_x, \
+    int bins, int clip, float lut_scale, int maxv, float inv_tw, \
+    __global ushort * lut, __global uint * xtab
+
+__kernel void
+clahe_lut (CLAHE_LUT_BUFFER_ARGS, __local uint * hist,
+    __local uint * scratch)
+{
+  CLAHE_LUT_LOCAL (CLAHE_LOAD_BUFFER);
+}
+
+__kernel void
+clahe_lut_image (CLAHE_LUT_IMAGE_ARGS, __local uint * hist,
+    __local uint * scratch)
+{
+  CLAHE_LUT_LOCAL (CLAHE_LOAD_IMAGE);
+}
+
+__kernel void
+clahe_lut_wide (CLAHE_LUT_BUFFER_ARGS, __global uint * ghist,
+    __local uint * scratch)
+{
+  CLAHE_LUT_GLOBAL (CLAHE_LOAD_BUFFER);
+}
+
+__kernel void
+clahe_lut_wide_image (CLAHE_LUT_IMAGE_ARGS, __global uint * ghist,
+    __local uint * scratch)
+{
+  CLAHE_LUT_GLOBAL (CLAHE_LOAD_IMAGE);
+}
+
+/* OpenCV's blend of the four LUT entries of value v of column x, in its
+ * order: l1, l2 the LUTs of the row's two rows of tiles */
+inline uint
+clahe_blend_value (const __global ushort * l1, const __global ushort * l2,
+    const __global uint * xtab, int width, int x, float ya, float ya1,
+    uint v, int maxv)
+{
+  const uint i1 = xtab[x] + v, i2 = xtab[width + x] + v;
+  const float xa = as_float (xtab[2 * width + x]);
+  const float xa1 = as_float (xtab[3 * width + x]);
+  const float res = ((float) l1[i1] * xa1 + (float) l1[i2] * xa) * ya1 +
+      ((float) l2[i1] * xa1 + (float) l2[i2] * xa) * ya;
+  return min (clahe_round (res), (uint) maxv);
+}
+
+/* 8 LUT entries */
+inline float8
+clahe_gather8 (const __global ushort * l, uint8 i)
+{
+  return convert_float8 ((ushort8) (l[i.s0], l[i.s1], l[i.s2], l[i.s3],
+          l[i.s4], l[i.s5], l[i.s6], l[i.s7]));
+}
+
+/* clahe_blend_value () of the 8 columns from x, in 8 lanes (the same
+ * operations lane by lane): the strips of CPUs take rows 8 columns at a
+ * time, in SIMD */
+inline uint8
+clahe_blend_value8 (const __global ushort * l1, const __global ushort * l2,
+    const __global uint * xtab, int width, int x, float ya, float ya1,
+    uint8 v, int maxv)
+{
+  const uint8 i1 = vload8 (0, xtab + x) + v;
+  const uint8 i2 = vload8 (0, xtab + width + x) + v;
+  const float8 xa = as_float8 (vload8 (0, xtab + 2 * width + x));
+  const float8 xa1 = as_float8 (vload8 (0, xtab + 3 * width + x));
+  const float8 res = (clahe_gather8 (l1, i1) * xa1 +
+      clahe_gather8 (l1, i2) * xa) * ya1 + (clahe_gather8 (l2, i1) * xa1 +
+      clahe_gather8 (l2, i2) * xa) * ya;
+  return min (convert_uint8 ((res + 8388608.0f) - 8388608.0f),
+      (uint8) (maxv));
+}
+
+/* the row's rows of tiles and weights */
+#define CLAHE_BLEND_ROW(y) \
+  int t1_, t2_; \
+  float ya, ya1; \
+  clahe_between ((y), inv_th, tiles_y, &t1_, &t2_, &ya); \
+  ya1 = 1.0f - ya; \
+  const __global ushort *l1 = lut + (size_t) t1_ * tiles_x * bins; \
+  const __global ushort *l2 = lut + (size_t) t2_ * tiles_x * bins;
+
+#define CLAHE_BLEND_ARGS int width, int height, int shift, uint mask, \
+    float inv_th, int tiles_x, int tiles_y, int bins, int maxv, \
+    const __global ushort * lut, const __global uint * xtab, int chunk, \
+    int rows
+
+/* 8-bit samples */
+__kernel void
+clahe_blend (const __global uchar * src, int src_stride, __global uchar * dst,
+    int dst_stride, CLAHE_BLEND_ARGS)
+{
+  int x0, x1, y0, y1, x, y;
+  if (!gst_cl_work_rect (width, height, chunk, rows, &x0, &x1, &y0, &y1))
+    return;
+  for (y = y0; y < y1; y++) {
+    const __global uchar *srow = src + (size_t) y * src_stride;
+    __global uchar *drow = dst + (size_t) y * dst_stride;
+    CLAHE_BLEND_ROW (y);
+    for (x = x0; x + 8 <= x1; x += 8)
+      vstore8 (convert_uchar8 (clahe_blend_value8 (l1, l2, xtab, width, x,
+                  ya, ya1, convert_uint8 (vload8 (0, srow + x)), maxv)), 0,
+          drow + x);
+    for (; x < x1; x++)
+      drow[x] = (uchar) clahe_blend_value (l1, l2, xtab, width, x, ya, ya1,
+          srow[x], maxv);
+  }
+}
+
+/* samples of more than 8 bits: values of `mask` at bit `shift` of 16-bit
+ * words, written back there with the other bits zero */
+__kernel void
+clahe_blend16 (const __global uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, CLAHE_BLEND_ARGS)
+{
+  int x0, x1, y0, y1, x, y;
+  if (!gst_cl_work_rect (width, height, chunk, rows, &x0, &x1, &y0, &y1))
+    return;
+  for (y = y0; y < y1; y++) {
+    const __global ushort *srow =
+        (const __global ushort *) (src + (size_t) y * src_stride);
+    __global ushort *drow = (__global ushort *) (dst + (size_t) y * dst_stride);
+    CLAHE_BLEND_ROW (y);
+    for (x = x0; x + 8 <= x1; x += 8) {
+      const uint8 v = (convert_uint8 (vload8 (0, srow + x)) >> shift) & mask;
+      vstore8 (convert_ushort8 (clahe_blend_value8 (l1, l2, xtab, width, x,
+                  ya, ya1, v, maxv) << shift), 0, drow + x);
+    }
+    for (; x < x1; x++)
+      drow[x] = (ushort) (clahe_blend_value (l1, l2, xtab, width, x, ya, ya1,
+              ((uint) srow[x] >> shift) & mask, maxv) << shift);
+  }
+}
+
+__kernel void
+clahe_blend_image (__read_only image2d_t src, __write_only image2d_t dst,
+    CLAHE_BLEND_ARGS)
+{
+  int x0, x1, y0, y1, x, y;
+  if (!gst_cl_work_rect (width, height, chunk, rows, &x0, &x1, &y0, &y1))
+    return;
+  for (y = y0; y < y1; y++) {
+    CLAHE_BLEND_ROW (y);
+    for (x = x0; x < x1; x++) {
+      uint r = clahe_blend_value (l1, l2, xtab, width, x, ya, ya1,
+          clahe_load_image (src, x, y, shift, mask), maxv);
+      write_imageui (dst, (int2) (x, y), (uint4) (r << shift, 0, 0, 0));
+    }
+  }
+}
