@@ -94,6 +94,9 @@ static const Case cases[] = {
   {"clgaussian radius=7 work-group-size=32", "P010_10LE", TRUE},
   {"clgaussian radius=7 work-group-size=128", "P010_10LE", TRUE},
   {"clgaussian radius=7 work-group-size=256", "P010_10LE", TRUE},
+  {"clgaussian radius=7 rows-per-item=16", "P010_10LE", TRUE},
+  {"clgaussian radius=7 rows-per-item=64", "P010_10LE", TRUE},
+  {"clgaussian radius=15", "P010_10LE", TRUE},
   {"clgaussian storage=image rows-per-item=4", "RGBA", TRUE},
   {"clgaussian storage=image pixels-per-item=2", "RGBA", TRUE},
 };

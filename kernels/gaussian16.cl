@@ -819,6 +819,86 @@ gaussian16_buffer_tile (__global const ushort * src, int src_stride,
   }
 }
 
+/* GPU shape, one pass, one-sample pixels (planes of luma or gray): a
+ * work-group is a band of get_local_size (0) work-items across, four
+ * samples each, walking `rows` rows down. Each row of the frame is loaded
+ * once (the next one while the current one is summed) into a ring of the
+ * 2 radius + 1 rows the vertical sums need, in local memory; the vertical
+ * sums of a row go to local memory, and the work-items that are not the
+ * band's halo (halo_items each side, which only feed their neighbours'
+ * horizontal pass) sum them horizontally. The same operations in the same
+ * order as gaussian16_buffer_tile: identical output. Little local memory
+ * and no rows loaded twice but at a band's start, where the tile loads
+ * its 2 radius border rows again for every 16 rows. */
+__kernel void
+gaussian16_buffer_band (__global const ushort * src, int src_stride,
+    __global ushort * dst, int dst_stride, int units, int height, int rows,
+    __constant float * wt, int radius, int halo_items, int shift,
+    uint wmask, __local ushort4 * ring, __local float4 * vs4)
+{
+  const int lx = get_local_id (0), group = get_local_size (0);
+  const int x0 = (get_group_id (0) * (group - 2 * halo_items) - halo_items)
+      * 4;
+  const int y0 = get_group_id (1) * rows, y1 = min (y0 + rows, height);
+  const int win = 2 * radius + 1;
+  const int ss = src_stride >> 1, ds = dst_stride >> 1;
+  const ushort4 m = (ushort4) ((ushort) wmask);
+  const float scale = g16_scale (shift);
+  const int maxv = wmask >> shift;
+  const int src_aligned = ((src_stride | (int) (size_t) src) & 7) == 0;
+  const int dst_aligned = ((dst_stride | (int) (size_t) dst) & 7) == 0;
+  const int x = x0 + 4 * lx;
+  const int writes = lx >= halo_items && lx < group - halo_items && x < units;
+  const float w0 = wt[0];
+  ushort4 next;
+
+  /* rows y0 - radius .. y0 + radius - 1 into slots 0 .. 2 radius - 1 */
+  for (int r = 0; r < 2 * radius; r++)
+    ring[r * group + lx] = tile16_fetch (src, ss, src_aligned, units, height,
+        1, 0, 0, x, y0 - radius + r, 0, 0) & m;
+  next = tile16_fetch (src, ss, src_aligned, units, height, 1, 0, 0, x,
+      y0 + radius, 0, 0) & m;
+  for (int y = y0; y < y1; y++) {
+    const int t = y - y0, c = (t + radius) % win;
+    float4 acc;
+
+    /* row y + radius into the slot of row y - radius - 1, which the
+     * previous row's vertical pass (before its second barrier) was the
+     * last to read */
+    ring[((t + 2 * radius) % win) * group + lx] = next;
+    if (y + 1 < y1)
+      next = tile16_fetch (src, ss, src_aligned, units, height, 1, 0, 0, x,
+          y + 1 + radius, 0, 0) & m;
+    barrier (CLK_LOCAL_MEM_FENCE);
+    acc = convert_float4 (ring[c * group + lx]) * w0;
+    for (int j = 1; j <= radius; j++) {
+      const int up = c - j < 0 ? c - j + win : c - j;
+      const int dn = c + j >= win ? c + j - win : c + j;
+      acc = fma (convert_float4 (convert_int4 (ring[up * group + lx]) +
+              convert_int4 (ring[dn * group + lx])), (float4) (wt[j]), acc);
+    }
+    vs4[lx] = acc;
+    barrier (CLK_LOCAL_MEM_FENCE);
+    if (writes) {
+      const float4 h = tile16_hsum1 (vs4 + lx, wt, radius);
+      const ushort4 res = convert_ushort4 (min (convert_int4 (h * scale +
+                  0.5f), (int4) (maxv)) << (int4) (shift));
+      __global ushort *d = dst + (size_t) y * ds + x;
+      if (x + 3 < units && dst_aligned) {
+        *(__global ushort4 *) d = res;
+      } else if (x + 3 < units) {
+        vstore4 (res, 0, d);
+      } else {
+        d[0] = res.s0;
+        if (x + 1 < units)
+          d[1] = res.s1;
+        if (x + 2 < units)
+          d[2] = res.s2;
+      }
+    }
+  }
+}
+
 /* GPU shape, two passes through a float plane: where the tile does not fit
  * local memory, or pixels-per-item is set */
 __kernel void

@@ -19,6 +19,7 @@ try:
     gi.require_version('Gst', '1.0')
     gi.require_version('GstVideo', '1.0')
     from gi.repository import Gst, GstVideo
+    from gstpush import push_frame
 except (ImportError, ValueError) as e:
     # as tests/opencv_compare.py: a machine without the bindings skips (77)
     print(f'SKIP: {sys.executable} lacks what this test needs ({e})', file=sys.stderr)
@@ -57,22 +58,7 @@ def run_clclahe(luma, fmt, props):
     plane = data[:h * stride].reshape(h, stride)
     plane[:, :w * bps] = luma.view(np.uint8).reshape(h, w * bps)
     caps = f'video/x-raw,format={fmt},width={w},height={h},framerate=30/1'
-    pipe = Gst.parse_launch(f'appsrc name=src caps="{caps}" format=time ! '
-                            f'clclahe {props} ! appsink name=sink sync=false')
-    src, sink = pipe.get_by_name('src'), pipe.get_by_name('sink')
-    pipe.set_state(Gst.State.PLAYING)
-    buf = Gst.Buffer.new_wrapped(data.tobytes())
-    buf.pts = 0
-    src.emit('push-buffer', buf)
-    src.emit('end-of-stream')
-    sample = sink.emit('pull-sample')
-    msg = pipe.get_bus().pop_filtered(Gst.MessageType.ERROR)
-    pipe.set_state(Gst.State.NULL)
-    if sample is None:
-        raise RuntimeError(f'no output for {fmt} {props}: {msg.parse_error() if msg else ""}')
-    out = sample.get_buffer()
-    ok, m = out.map(Gst.MapFlags.READ)
-    arr = np.frombuffer(m.data, np.uint8)[:info.size]
+    arr = push_frame(f'clclahe {props}', caps, data.tobytes())[:info.size]
     res = arr[:h * stride].reshape(h, stride)[:, :w * bps].copy().view(luma.dtype).reshape(h, w)
     chroma_ok = True
     for p in range(1, info.finfo.n_planes):    # NV12, P016_LE: one plane of pairs
@@ -81,7 +67,6 @@ def run_clclahe(luma, fmt, props):
         got_c = arr[o:o + rows * s].reshape(rows, s)[:, :row_bytes]
         sent_c = data[o:o + rows * s].reshape(rows, s)[:, :row_bytes]
         chroma_ok = chroma_ok and np.array_equal(got_c, sent_c)
-    out.unmap(m)
     return res, chroma_ok
 
 

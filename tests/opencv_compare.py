@@ -18,6 +18,7 @@ try:
     gi.require_version('Gst', '1.0')
     gi.require_version('GstVideo', '1.0')
     from gi.repository import Gst, GstVideo
+    from gstpush import push_frame
 except (ImportError, ValueError) as e:
     # the Python bindings of GStreamer have no binary wheel: a machine
     # without them (the lent GPU machine) skips, as meson expects (77)
@@ -56,24 +57,9 @@ def run_clgaussian(frame, fmt, props):
     data = np.zeros((h, stride), np.uint8)
     data[:, :w * frame.shape[2]] = frame.reshape(h, -1)
     caps = f'video/x-raw,format={fmt},width={w},height={h},framerate=30/1'
-    pipe = Gst.parse_launch(f'appsrc name=src caps="{caps}" format=time ! '
-                            f'clgaussian {props} ! appsink name=sink sync=false')
-    src, sink = pipe.get_by_name('src'), pipe.get_by_name('sink')
-    pipe.set_state(Gst.State.PLAYING)
-    buf = Gst.Buffer.new_wrapped(data.tobytes())
-    buf.pts = 0
-    src.emit('push-buffer', buf)
-    src.emit('end-of-stream')
-    sample = sink.emit('pull-sample')
-    msg = pipe.get_bus().pop_filtered(Gst.MessageType.ERROR)
-    pipe.set_state(Gst.State.NULL)
-    if sample is None:
-        raise RuntimeError(f'no output for {fmt} {props}: {msg.parse_error() if msg else ""}')
-    out = sample.get_buffer()
-    ok, m = out.map(Gst.MapFlags.READ)
-    arr = np.frombuffer(m.data, np.uint8)[:h * stride].reshape(h, stride)
+    arr = push_frame(f'clgaussian {props}', caps, data.tobytes())
+    arr = arr[:h * stride].reshape(h, stride)
     res = arr[:, :w * frame.shape[2]].reshape(h, w, frame.shape[2]).copy()
-    out.unmap(m)
     return res
 
 

@@ -139,6 +139,7 @@ static gboolean
 frame_begin (GstClFrameLoop * loop, const GstClFrameLoopFrame * f,
     Frame * fr, GError ** error)
 {
+  gboolean set_changed;
   guint set;
   cl_int st;
 
@@ -152,7 +153,8 @@ frame_begin (GstClFrameLoop * loop, const GstClFrameLoopFrame * f,
       f->queue_set;
   /* the element's own buffers (intermediate planes, counts) are used in
    * frame order: after a change of queues, after the last frame */
-  if (set != loop->frame_set)
+  set_changed = set != loop->frame_set;
+  if (set_changed)
     gst_cl_wait_list_add (&fr->wl, gst_cl_in_flight_newest (&loop->in_flight));
   loop->frame_set = set;
   fr->compute = GST_CL_QUEUE_OF_SET (set, GST_CL_QUEUE_COMPUTE);
@@ -178,12 +180,33 @@ frame_begin (GstClFrameLoop * loop, const GstClFrameLoopFrame * f,
     fr->prof.upload = fr->in->write_event;
     clRetainEvent (fr->prof.upload);
   }
-  if (fr->wl.n > 0) {
+  /* The element's first kernel waits (gstclframework.h), one command
+   * less a frame; a barrier still where commands before it use what is
+   * waited for: the input's copy into an image, or the element's own
+   * buffers after a change of queues. */
+  if (fr->wl.n > 0 && (set_changed || loop->in_store.desc.is_image)) {
     st = clEnqueueBarrierWithWaitList (fr->q, fr->wl.n, fr->wl.events, NULL);
     if (st != CL_SUCCESS)
       return gst_cl_fail (error, st, "clEnqueueBarrierWithWaitList");
+    gst_cl_wait_list_clear (&fr->wl);
   }
   return TRUE;
+}
+
+/* What the frame's first kernel has not waited for (the element enqueued
+ * none): waited for by a barrier before the next command. */
+static gboolean
+wait_pending (Frame * fr, GError ** error)
+{
+  cl_int st;
+
+  if (fr->work.n_wait == 0)
+    return TRUE;
+  st = clEnqueueBarrierWithWaitList (fr->q, fr->work.n_wait, fr->work.wait,
+      NULL);
+  fr->work.n_wait = 0;
+  return st == CL_SUCCESS ||
+      gst_cl_fail (error, st, "clEnqueueBarrierWithWaitList");
 }
 
 /* Makes @event, when there is one, the work's last. */
@@ -209,6 +232,7 @@ dispatch_filter (GstClFrameLoop * loop, const GstClFrameLoopFrame * f,
   ok = gst_cl_plane_store_view (&loop->out_store, fr->q, fr->out->buffer,
       &fr->out_layout, FALSE, &dst, error)
       && f->dispatch (f->filter, &fr->work, src, &dst, f->inbuf, error)
+      && wait_pending (fr, error)
       && gst_cl_plane_store_write_back (&loop->out_store, fr->q,
       fr->out->buffer, &fr->out_layout, &ev, error);
   follow (&fr->work, ev);
@@ -225,7 +249,7 @@ frame_dispatch (GstClFrameLoop * loop, const GstClFrameLoopFrame * f,
     Frame * fr, GError ** error)
 {
   GstClFrameWork work = { f->device, fr->q, f->decomposition, FALSE,
-    f->profiling ? fr->prof.kernels : NULL,
+    f->profiling ? fr->prof.kernels : NULL, 0, NULL, fr->wl.events, fr->wl.n
   };
   GstClPlane src;
   gboolean ok;
@@ -253,7 +277,9 @@ frame_done (Frame * fr, GError ** error)
   fr->done = gst_cl_frame_work_take_last (&fr->work);
   if (fr->done)
     return TRUE;
-  st = clEnqueueMarkerWithWaitList (fr->q, 0, NULL, &fr->done);
+  st = clEnqueueMarkerWithWaitList (fr->q, fr->work.n_wait, fr->work.n_wait ?
+      fr->work.wait : NULL, &fr->done);
+  fr->work.n_wait = 0;
   return st == CL_SUCCESS ||
       gst_cl_fail (error, st, "clEnqueueMarkerWithWaitList");
 }

@@ -45,8 +45,9 @@ gst_cl_frame_work_launch_words8 (const GstClFrameWork * work,
 /**
  * gst_cl_frame_work_enqueue:
  *
- * Enqueues @kernel over @launch on the frame's queue; its event becomes
- * the work's last one (and a profiling event when profiling).
+ * Enqueues @kernel over @launch on the frame's queue, the first one of a
+ * frame after the work's wait list; its event becomes the work's last one
+ * (and a profiling event when profiling).
  */
 gboolean
 gst_cl_frame_work_enqueue (GstClFrameWork * work, cl_kernel kernel,
@@ -54,8 +55,10 @@ gst_cl_frame_work_enqueue (GstClFrameWork * work, cl_kernel kernel,
 {
   cl_event ev = NULL;
 
-  if (!gst_cl_launch_enqueue (work->queue, kernel, launch, &ev, error))
+  if (!gst_cl_launch_enqueue (work->queue, kernel, launch, work->n_wait,
+          work->wait, &ev, error))
     return FALSE;
+  work->n_wait = 0;
   if (work->events && work->n_events < GST_CL_MAX_KERNEL_EVENTS) {
     clRetainEvent (ev);
     work->events[work->n_events++] = ev;

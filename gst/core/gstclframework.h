@@ -29,11 +29,18 @@ G_BEGIN_DECLS
  *   and the base class uses it as the frame's end instead of enqueuing a
  *   marker (on NVIDIA every command holds the device's lock, which all
  *   streams on it share: docs/performance.md, "Many streams")
+ * @wait: (array length=n_wait): what the frame's first kernel waits for
+ *   (the input's upload, the output's last download: commands of other
+ *   queues), given to that kernel rather than to a barrier before it;
+ *   consumed by the first gst_cl_frame_work_enqueue()
+ * @n_wait: how many @wait holds
  *
  * Valid for the call it is passed to only. An element enqueues the
  * commands it ends a frame with through the work, or notes their events
  * with gst_cl_frame_work_follow(): a command after the last one the work
- * knows of would not be waited for.
+ * knows of would not be waited for. Commands before its first kernel may
+ * touch only the element's own buffers (a fill of counts, weights), not
+ * the frames: only that kernel waits for @wait.
  */
 typedef struct
 {
@@ -44,6 +51,8 @@ typedef struct
   cl_event *events;
   guint n_events;
   cl_event last;
+  const cl_event *wait;
+  guint n_wait;
 } GstClFrameWork;
 
 gboolean gst_cl_frame_work_uses_strips (const GstClFrameWork * work);

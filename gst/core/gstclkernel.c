@@ -176,16 +176,18 @@ gst_cl_launch_words8 (const GstClDecomposition * t, GstClDevice * device,
 
 /**
  * gst_cl_launch_enqueue:
+ * @wait: (array length=n_wait): events the launch waits for
  * @event: (out) (optional): the launch's event
  *
  * Enqueues @kernel over @launch on @queue, without waiting.
  */
 gboolean
 gst_cl_launch_enqueue (cl_command_queue queue, cl_kernel kernel,
-    const GstClLaunch * launch, cl_event * event, GError ** error)
+    const GstClLaunch * launch, guint n_wait, const cl_event * wait,
+    cl_event * event, GError ** error)
 {
   cl_int st = clEnqueueNDRangeKernel (queue, kernel, 2, NULL, launch->global,
-      launch->local, 0, NULL, event);
+      launch->local, n_wait, n_wait ? wait : NULL, event);
 
   if (st != CL_SUCCESS)
     return gst_cl_fail (error, st, "clEnqueueNDRangeKernel");

@@ -71,6 +71,7 @@ gboolean gst_cl_launch_words8 (const GstClDecomposition * tuning,
     GstClLaunch * launch);
 
 gboolean gst_cl_launch_enqueue (cl_command_queue queue, cl_kernel kernel,
-    const GstClLaunch * launch, cl_event * event, GError ** error);
+    const GstClLaunch * launch, guint n_wait, const cl_event * wait,
+    cl_event * event, GError ** error);
 
 G_END_DECLS

@@ -59,6 +59,8 @@ enum
 #define TILE_ROWS 16            /* rows per group, one-pass tiles */
 #define TILE16_GROUP 64         /* work-items (4 samples each) per group,
                                  * one-pass tiles of 16-bit samples */
+#define BAND16_GROUP 64         /* the same, bands of one-sample pixels */
+#define BAND16_ROWS 32          /* rows a band walks */
 #define DEFAULT_RADIUS 0
 #define DEFAULT_SIGMA 0.0
 
@@ -87,7 +89,8 @@ struct _GstClGaussian
   GstClGaussianBand *band;
   cl_kernel k3_image, k_vpass_image, k_hpass_image;
   /* formats of more than 8 bits */
-  cl_kernel k3_buffer16, k_fused16, k_tile16, k_vpass16, k_hpass16;
+  cl_kernel k3_buffer16, k_fused16, k_tile16, k_band16, k_vpass16,
+      k_hpass16;
   cl_kernel k_vpass_image16, k_hpass_image16;
   cl_mem weights_mem;           /* __constant ushort[65] */
   cl_mem weights_f_mem;         /* __constant float[65] */
@@ -142,6 +145,8 @@ gst_cl_gaussian_setup (GstClBaseFilter * base, cl_program program,
               "gaussian16_buffer_fused", error))
       || !(self->k_tile16 = gst_cl_kernel_new (program,
               "gaussian16_buffer_tile", error))
+      || !(self->k_band16 = gst_cl_kernel_new (program,
+              "gaussian16_buffer_band", error))
       || !(self->k_vpass16 = gst_cl_kernel_new (program,
               "gaussian16_buffer_vpass", error))
       || !(self->k_hpass16 = gst_cl_kernel_new (program,
@@ -200,6 +205,7 @@ gst_cl_gaussian_cleanup (GstClBaseFilter * base)
   release_kernel (&self->k3_buffer16);
   release_kernel (&self->k_fused16);
   release_kernel (&self->k_tile16);
+  release_kernel (&self->k_band16);
   release_kernel (&self->k_vpass16);
   release_kernel (&self->k_hpass16);
   release_kernel (&self->k_vpass_image16);
@@ -555,6 +561,48 @@ launch_tile16 (GstClGaussian * self, const GstClPlane * src,
       && gst_cl_frame_work_enqueue (work, self->k_tile16, &t, error);
 }
 
+/* GPU shape, more than 8 bits, one-sample pixels: bands walking down
+ * (gaussian16_buffer_band); @done FALSE where the ring of rows does not fit
+ * local memory */
+static gboolean
+launch_band16 (GstClGaussian * self, const GstClPlane * src,
+    const GstClPlane * dst, GstClFrameWork * work, const GstClLaunch * l,
+    gboolean * done, GError ** error)
+{
+  GstClDevice *device = work->device;
+  const cl_int shift = src->shift;
+  const cl_uint wmask = ((1u << src->depth) - 1) << src->shift;
+  const cl_int r = self->radius_in_use;
+  const cl_int halo_items = (r + 3) / 4;
+  gsize group = l->group_auto ? MIN (BAND16_GROUP,
+      device->max_work_group_size) : l->local[0];
+  const cl_int rows = l->rows_auto ? BAND16_ROWS : l->rows;
+  gsize ring, outs;
+  GstClLaunch b = *l;
+
+  *done = FALSE;
+  if (group <= (gsize) 2 * halo_items)
+    return TRUE;
+  ring = (gsize) (2 * r + 1) * group * 8;
+  if (ring + group * 16 > device->local_mem_size)
+    return TRUE;
+  *done = TRUE;
+  outs = group - 2 * halo_items;
+  b.local[0] = group;
+  b.local[1] = 1;
+  b.global[0] = (src->units + 4 * outs - 1) / (4 * outs) * group;
+  b.global[1] = (src->height + rows - 1) / rows;
+  return gst_cl_set_args (self->k_band16, error, GST_CL_ARG (src->mem),
+      GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+      GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
+      GST_CL_ARG (src->height), GST_CL_ARG (rows),
+      GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r),
+      GST_CL_ARG (halo_items), GST_CL_ARG (shift), GST_CL_ARG (wmask),
+      GST_CL_ARG_LOCAL (ring), GST_CL_ARG_LOCAL (group * 16),
+      GST_CL_ARGS_END)
+      && gst_cl_frame_work_enqueue (work, self->k_band16, &b, error);
+}
+
 /* two passes through an intermediate plane: 16-bit sums for 8 bits, float
  * sums for more */
 static gboolean
@@ -615,6 +663,11 @@ launch_gpu_one_pass (GstClGaussian * self, const GstClPlane * src,
           error))
     return FALSE;
   if (*done || l->chunk != 1)
+    return TRUE;
+  if (wide && src->step == 1
+      && !launch_band16 (self, src, dst, work, l, done, error))
+    return FALSE;
+  if (*done)
     return TRUE;
   return wide ? launch_tile16 (self, src, dst, work, l, done, error)
       : launch_tile (self, src, dst, work, l, done, error);

@@ -9,13 +9,23 @@
 static const gchar *const elements[] = {
   "clgaussian", "clgaussian storage=image", "cllaplace",
   "cllaplace storage=image", "clhistogram", "clhistogram storage=image",
+  "clclahe", "clclahe storage=image",
 };
+
+/* the packed format of the tests of whole frames, one the element takes
+ * (clclahe takes no RGB) */
+static const gchar *
+frame_format (const gchar * launch)
+{
+  return g_str_has_prefix (launch, "clclahe") ? "GRAY8" : "RGB";
+}
 
 typedef struct
 {
   GstHarness *h;
   GstElement *e;
   GstBus *bus;
+  const gchar *format;          /* of the caps, and of the good frames */
 } Bad;
 
 static Bad
@@ -26,6 +36,14 @@ bad_new (const gchar * launch, const gchar * caps)
   b.h = test_harness_new (launch);
   b.e = gst_harness_find_element (b.h, name);
   b.bus = gst_bus_new ();
+  b.format = frame_format (launch);
+  if (caps) {
+    /* the good frames are frames of the caps */
+    GstCaps *c = gst_caps_from_string (caps);
+    b.format = g_intern_string (gst_structure_get_string
+        (gst_caps_get_structure (c, 0), "format"));
+    gst_caps_unref (c);
+  }
   gst_element_set_bus (b.e, b.bus);
   if (caps)
     gst_harness_set_caps_str (b.h, caps, caps);
@@ -59,7 +77,7 @@ count (GstBus * bus, GstMessageType type)
 static void
 expect_dropped (Bad * b, GstBuffer * buf, const gchar * what)
 {
-  GstVideoInfo info = test_info ("RGB", 64, 48);
+  GstVideoInfo info = test_info (b->format, 64, 48);
   TestFrame good = test_frame_new (&info, CONTENT_RANDOM, FALSE, 1);
   GstBuffer *out;
 
@@ -76,16 +94,21 @@ expect_dropped (Bad * b, GstBuffer * buf, const gchar * what)
 
 GST_START_TEST (test_short_and_empty_buffers)
 {
-  Bad b = bad_new (elements[__i__], "video/x-raw,format=RGB,width=64,"
-      "height=48,framerate=30/1");
+  const gchar *format = frame_format (elements[__i__]);
+  gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=64,"
+      "height=48,framerate=30/1", format);
+  Bad b = bad_new (elements[__i__], caps);
+  /* 64x48 RGB and GRAY8 rows have no padding */
+  gsize size = test_info (format, 64, 48).size;
   GstBuffer *buf;
 
-  /* one byte short (64x48 RGB rows are 192 bytes: no padding) */
-  buf = gst_buffer_new_allocate (NULL, 64 * 48 * 3 - 1, NULL);
-  gst_buffer_memset (buf, 0, 7, 64 * 48 * 3 - 1);
+  g_free (caps);
+  /* one byte short */
+  buf = gst_buffer_new_allocate (NULL, size - 1, NULL);
+  gst_buffer_memset (buf, 0, 7, size - 1);
   expect_dropped (&b, buf, "short buffer");
   /* half the frame */
-  buf = gst_buffer_new_allocate (NULL, 64 * 24 * 3, NULL);
+  buf = gst_buffer_new_allocate (NULL, size / 2, NULL);
   expect_dropped (&b, buf, "half frame");
   /* empty */
   expect_dropped (&b, gst_buffer_new (), "empty buffer");
@@ -195,11 +218,15 @@ GST_END_TEST;
 /* A gap buffer with a whole frame is filtered like any other. */
 GST_START_TEST (test_gap_with_data)
 {
-  Bad b = bad_new (elements[__i__], "video/x-raw,format=RGB,width=64,"
-      "height=48,framerate=30/1");
-  GstVideoInfo info = test_info ("RGB", 64, 48);
+  const gchar *format = frame_format (elements[__i__]);
+  gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=64,"
+      "height=48,framerate=30/1", format);
+  Bad b = bad_new (elements[__i__], caps);
+  GstVideoInfo info = test_info (format, 64, 48);
   TestFrame f = test_frame_new (&info, CONTENT_RANDOM, FALSE, 3);
   GstBuffer *out;
+
+  g_free (caps);
 
   GST_BUFFER_FLAG_SET (f.buffer, GST_BUFFER_FLAG_GAP);
   out = test_push_pull (b.h, &f);
