@@ -42,6 +42,7 @@ typedef struct
   const gchar *desc;            /* element and properties */
   const gchar *format;
   gboolean tuning;              /* only with --tuning */
+  const gchar *out_format;      /* converters: the output's (PQ input) */
 } Case;
 
 static const Case cases[] = {
@@ -56,6 +57,12 @@ static const Case cases[] = {
   {"clgaussian radius=7", "NV12"}, {"clgaussian radius=7", "P010_10LE"},
   {"cllaplace", "NV12"}, {"cllaplace", "P010_10LE"},
   {"clhistogram", "NV12"}, {"clhistogram", "P010_10LE"},
+  /* CLAHE's kernels: tile histograms, LUTs, the blend */
+  {"clclahe", "GRAY8"}, {"clclahe", "P010_10LE"}, {"clclahe", "GRAY16_LE"},
+  /* HDR (PQ) to SDR: fixed peak = curve + mapping; dynamic adds the
+   * histogram */
+  {"cltonemap peak-mode=fixed", "P010_10LE", FALSE, "NV12"},
+  {"cltonemap peak-mode=dynamic", "P010_10LE", FALSE, "NV12"},
   /* tuning sweeps: the classic questions */
   {"clgaussian storage=image", "GRAY8", TRUE},
   {"clgaussian storage=image", "RGBA", TRUE},
@@ -157,8 +164,9 @@ typedef struct
 } Result;
 
 static gboolean
-run_case (const gchar * desc, const GstVideoInfo * vi, GstBuffer ** frames,
-    guint n, gboolean profiling, Result * r)
+run_case (const gchar * desc, const GstVideoInfo * vi,
+    const GstVideoInfo * out_vi, GstBuffer ** frames, guint n,
+    gboolean profiling, Result * r)
 {
   GstHarness *h;
   GstElement *el;
@@ -173,16 +181,17 @@ run_case (const gchar * desc, const GstVideoInfo * vi, GstBuffer ** frames,
 
   h = gst_harness_new_parse (d);
   g_free (d);
-  el = gst_harness_find_element (h, "clgaussian");
-  if (!el)
-    el = gst_harness_find_element (h, "cllaplace");
-  if (!el)
-    el = gst_harness_find_element (h, "clhistogram");
+  {
+    /* the case's element: the first word of its description */
+    gchar **words = g_strsplit (desc, " ", 2);
+    el = gst_harness_find_element (h, words[0]);
+    g_strfreev (words);
+  }
   bus = gst_bus_new ();
   gst_element_set_bus (el, bus);
   caps = gst_video_info_to_caps (vi);
   gst_harness_set_src_caps (h, gst_caps_ref (caps));
-  gst_harness_set_sink_caps (h, gst_caps_ref (caps));
+  gst_harness_set_sink_caps (h, gst_video_info_to_caps (out_vi));
   /* like an upstream element (videotestsrc, a decoder), take the frames
    * from the pool the element proposes, if any */
   {
@@ -710,7 +719,7 @@ main (int argc, char **argv)
         "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     for (c = 0; c < G_N_ELEMENTS (cases); c++) {
       const Case *cs = &cases[c];
-      GstVideoInfo fvi;
+      GstVideoInfo fvi, ovi;
       GstBuffer **fr;
       Result p = { 0, };
       double mc, bytes, floor_ms = -1;
@@ -724,17 +733,27 @@ main (int argc, char **argv)
         continue;
       gst_video_info_set_format (&fvi,
           gst_video_format_from_string (cs->format), sz->w, sz->h);
+      ovi = fvi;
+      if (cs->out_format) {
+        gst_video_colorimetry_from_string (&fvi.colorimetry, "bt2100-pq");
+        gst_video_info_set_format (&ovi,
+            gst_video_format_from_string (cs->out_format), sz->w, sz->h);
+        gst_video_colorimetry_from_string (&ovi.colorimetry, "bt709");
+      }
       fr = make_frames (&fvi);
-      if (!run_case (cs->desc, &fvi, fr, frames, FALSE, &r)
-          || !run_case (cs->desc, &fvi, fr, MAX (frames / 2, 10), TRUE, &p)) {
+      if (!run_case (cs->desc, &fvi, &ovi, fr, frames, FALSE, &r)
+          || !run_case (cs->desc, &fvi, &ovi, fr, MAX (frames / 2, 10), TRUE,
+              &p)) {
         for (k = 0; k < NFRAMES; k++)
           gst_buffer_unref (fr[k]);
         g_free (fr);
         continue;
       }
       mc = memcpy_ms (fvi.size, frames);
-      /* what the kernels must move: the first plane in (and out) */
-      bytes = (double) GST_VIDEO_INFO_PLANE_STRIDE (&fvi, 0) *
+      /* what the kernels must move: the first plane in (and out);
+       * converters: the whole frame in and the whole frame out */
+      bytes = cs->out_format ? (double) fvi.size + ovi.size :
+          (double) GST_VIDEO_INFO_PLANE_STRIDE (&fvi, 0) *
           GST_VIDEO_INFO_COMP_HEIGHT (&fvi, 0) * (analyzer ? 1 : 2);
       /* filters against the best copy, analyzers against the read-only
        * reduction, of the first plane's bytes */

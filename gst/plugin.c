@@ -14,6 +14,7 @@
 #include "elements/gstclhistogram.h"
 #include "elements/gstclmemorycopy.h"
 #include "elements/gstclclahe.h"
+#include "elements/gstcltonemap.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -25,6 +26,7 @@ plugin_init (GstPlugin * plugin)
   ok |= GST_ELEMENT_REGISTER (clupload, plugin);
   ok |= GST_ELEMENT_REGISTER (cldownload, plugin);
   ok |= GST_ELEMENT_REGISTER (clclahe, plugin);
+  ok |= GST_ELEMENT_REGISTER (cltonemap, plugin);
   return ok;
 }
 

@@ -21,6 +21,8 @@ packages=(
   # benchmark peers (bench/bench.py): cvsmooth, cvlaplace, cvequalizehist
   # from OpenCV's GStreamer elements, videoanalyse from plugins-bad
   gstreamer1.0-opencv gstreamer1.0-plugins-bad
+  # cltonemap's peer (bench/tonemap.sh): FFmpeg's zscale + tonemap recipe
+  ffmpeg
   # reliability checks (scripts/reliability.sh): libFuzzer, valgrind
   clang libclang-rt-14-dev valgrind
 )

@@ -16,7 +16,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-elements=(clgaussian cllaplace clhistogram clupload cldownload clclahe)
+elements=(clgaussian cllaplace clhistogram clupload cldownload clclahe cltonemap)
 
 # the plugin of the build tree (the test suite sets GST_PLUGIN_PATH_1_0 itself)
 if [ -z "${GST_PLUGIN_PATH_1_0:-}" ]; then

@@ -218,14 +218,46 @@ tuning_case (GstClBaseFilter * self, const GstVideoInfo * info)
 /* The element's kernels, for a frame or the tuner. */
 static gboolean
 dispatch (gpointer filter, GstClFrameWork * work, const GstClPlane * src,
-    const GstClPlane * dst, GstBuffer * buffer, GError ** error)
+    const GstClPlane * dst, const GstClFramePair * frames, GstBuffer * buffer,
+    GError ** error)
 {
   GstClBaseFilter *self = filter;
   GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (self);
 
+  if (klass->convert)
+    return klass->convert (self, work, frames, buffer, error);
   if (klass->analyze)
     return klass->analyze (self, work, src, buffer, error);
   return klass->process (self, work, src, dst, error);
+}
+
+/* Whether the kernels take frames in images: the `storage` property, or
+ * what `storage=auto` measured, where the device can; converters take
+ * whole frames in buffers. */
+static gboolean
+choose_images (GstClBaseFilter * self, const GstVideoInfo * in_info,
+    const GstVideoInfo * out_info)
+{
+  GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (self);
+  GstClStorage kind;
+  gboolean automatic;
+
+  GST_OBJECT_LOCK (self);
+  kind = PRIV (self)->storage;
+  GST_OBJECT_UNLOCK (self);
+  if (klass->convert) {
+    if (kind == GST_CL_STORAGE_IMAGE)
+      GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
+          ("%s holds frames in OpenCL buffers: storage=image falls back to "
+              "buffers.", GST_ELEMENT_NAME (self)), (NULL));
+    return FALSE;
+  }
+  automatic = kind == GST_CL_STORAGE_AUTO;
+  if (automatic)
+    kind = klass->auto_storage ? klass->auto_storage (self, DEVICE (self),
+        in_info) : gst_cl_storage_measured (DEVICE (self), in_info);
+  return gst_cl_storage_use_images (GST_ELEMENT (self), kind, automatic,
+      DEVICE (self), in_info, out_info);
 }
 
 static gboolean
@@ -236,36 +268,32 @@ gst_cl_base_filter_set_info (GstClBaseTransform * base, GstCaps * incaps,
   GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (self);
   GstClBaseFilterPrivate *priv = PRIV (self);
   GstClFilterTuningCase tune_case = {.element = GST_ELEMENT (self),
-    .device = DEVICE (self), .tiles_fields = klass->tiles_fields,
+    .device = DEVICE (self), .strips_fields = klass->strips_fields,
+    .tiles_fields = klass->tiles_fields,
     .program_source = klass->program_source,
     .in_store = &priv->loop.in_store, .in_info = in_info,
     .out_info = out_info, .run = dispatch, .filter = self,
   };
-  GstClStorage kind;
-  gboolean automatic;
+  GstClFrameLoopKind loop_kind = klass->convert ? GST_CL_FRAME_LOOP_CONVERTER
+      : klass->analyze ? GST_CL_FRAME_LOOP_ANALYZER : GST_CL_FRAME_LOOP_FILTER;
   GError *err = NULL;
 
   if (!priv->loop.running)
     return FALSE;
   /* frames of the old caps finish with the old state */
   gst_cl_base_filter_drain (self, NULL);
-  GST_OBJECT_LOCK (self);
-  kind = priv->storage;
-  GST_OBJECT_UNLOCK (self);
-  automatic = kind == GST_CL_STORAGE_AUTO;
-  if (automatic)
-    kind = klass->auto_storage ? klass->auto_storage (self, DEVICE (self),
-        in_info) : gst_cl_storage_measured (DEVICE (self), in_info);
-  priv->image = gst_cl_storage_use_images (GST_ELEMENT (self), kind,
-      automatic, DEVICE (self), in_info, out_info);
+  priv->image = choose_images (self, in_info, out_info);
   if (!gst_cl_frame_loop_set_caps (&priv->loop, GST_ELEMENT (self),
           DEVICE (self), incaps, in_info, outcaps, out_info, priv->image,
-          klass->analyze != NULL, &err)
+          loop_kind, &err)
       || (klass->configure && !klass->configure (self, in_info,
               &priv->loop.in_store.desc, &err)))
     goto failed;
   tune_case.queue = gst_cl_frame_loop_queue (&priv->loop, DEVICE (self));
-  tune_case.out_store = klass->analyze ? NULL : &priv->loop.out_store;
+  tune_case.has_output = !klass->analyze;
+  tune_case.in_store = klass->convert ? NULL : &priv->loop.in_store;
+  tune_case.out_store = klass->analyze || klass->convert ? NULL :
+      &priv->loop.out_store;
   gst_cl_filter_tuning_tune (&priv->tuning, &tune_case,
       tuning_case (self, in_info));
   return TRUE;
@@ -319,11 +347,16 @@ gst_cl_base_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   return run_frame (GST_CL_BASE_FILTER (trans), inbuf, outbuf);
 }
 
-/* In place: analyzers, in passthrough. */
+/* In place: analyzers, in passthrough; a converter in passthrough (equal
+ * caps) has nothing to do. */
 static GstFlowReturn
 gst_cl_base_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
 {
-  GstFlowReturn ret = gst_cl_base_transform_check_input (BASE (trans), buf);
+  GstFlowReturn ret;
+
+  if (!GST_CL_BASE_FILTER_GET_CLASS (trans)->analyze)
+    return GST_FLOW_OK;
+  ret = gst_cl_base_transform_check_input (BASE (trans), buf);
 
   if (ret != GST_FLOW_OK)
     return ret;
@@ -403,7 +436,7 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
 
   gobject_class->set_property = gst_cl_base_filter_set_property;
   gobject_class->get_property = gst_cl_base_filter_get_property;
-  klass->tiles_fields = GST_CL_TUNE_ALL;
+  klass->strips_fields = klass->tiles_fields = GST_CL_TUNE_ALL;
   /* analyzers run in passthrough */
   base_class->passthrough_pool = TRUE;
 

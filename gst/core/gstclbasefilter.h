@@ -39,6 +39,13 @@ G_DECLARE_DERIVABLE_TYPE (GstClBaseFilter, gst_cl_base_filter, GST,
  *   @analyze instead of @process runs in passthrough: the buffer goes
  *   downstream untouched and uncopied. With @buffer NULL (tuning), only
  *   the kernels run and nothing is posted.
+ * @convert: for converters (elements whose output format may differ
+ *   from the input's, written whole by the element): enqueue on @work's
+ *   queue the kernels that read every plane of @frames' input and write
+ *   every plane of its output; @buffer is the input, NULL while tuning.
+ *   Converters hold frames in buffers (`storage=image` falls back with a
+ *   warning), give their own transform_caps, and run in passthrough where
+ *   the caps are equal (GstBaseTransform's passthrough_on_same_caps)
  * @tuning_case: the settings that choose the kernels (say "radius=3"), a
  *   part of what tuned choices are stored under (gstcltuner.h)
  *
@@ -71,11 +78,13 @@ struct _GstClBaseFilterClass
     gboolean (*analyze) (GstClBaseFilter * self, GstClFrameWork * work,
       const GstClPlane * src, GstBuffer * buffer, GError ** error);
     gchar *(*tuning_case) (GstClBaseFilter * self);
+    gboolean (*convert) (GstClBaseFilter * self, GstClFrameWork * work,
+      const GstClFramePair * frames, GstBuffer * buffer, GError ** error);
 
-  /* what the subclass's tiles kernels read of the tuning properties
-   * (GST_CL_TUNE_ALL unless the subclass says less): the tuner does not
-   * search the others */
-  GstClTuneFields tiles_fields;
+  /* what the subclass's strips and tiles kernels read of the tuning
+   * properties (GST_CL_TUNE_ALL unless the subclass says less): the tuner
+   * does not search the others */
+  GstClTuneFields strips_fields, tiles_fields;
 
   gpointer _gst_reserved[GST_PADDING];
 };

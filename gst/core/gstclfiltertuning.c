@@ -171,6 +171,7 @@ typedef struct
 {
   const GstClFilterTuningCase *c;
   GstClPlane src, dst;
+  GstClFramePair frames;
 } TuneFrame;
 
 /* @frames frames of the element's kernels on the scratch frames, back to
@@ -190,8 +191,8 @@ tune_run (const GstClDecomposition * tuning, guint frames, gdouble * ms,
     GstClProfileFrame *f = &prof[n];
     GstClFrameWork work = { c->device, c->queue, *tuning, TRUE, f->kernels, };
 
-    ok = c->run (c->filter, &work, &tf->src, c->out_store ? &tf->dst : NULL,
-        NULL, error);
+    ok = c->run (c->filter, &work, c->in_store ? &tf->src : NULL,
+        c->out_store ? &tf->dst : NULL, &tf->frames, NULL, error);
     f->n_kernels = work.n_events;
     g_clear_pointer (&work.last, clReleaseEvent);
   }
@@ -324,6 +325,27 @@ scratch_frame (GstClDevice * device, const GstVideoInfo * info,
  * GST_CL_TUNER_BUDGET_US, before the first frame), or the defaults (also
  * for small frames and tuning=defaults). Never fails: a tuning that
  * cannot be measured leaves the defaults, with a warning. */
+/* The tuner's frames: scratch input and output frames of the case's caps,
+ * and the views of their first planes that the element's kernels take. */
+static gboolean
+scratch_frames (const GstClFilterTuningCase * c, GstClMemory ** in,
+    GstClMemory ** out, TuneFrame * tf, GError ** error)
+{
+  if (!(*in = scratch_frame (c->device, c->in_info, TRUE, error))
+      || (c->has_output && !(*out = scratch_frame (c->device, c->out_info,
+                  FALSE, error)))
+      || (c->in_store && !gst_cl_plane_store_view (c->in_store, c->queue,
+              (*in)->buffer, c->in_info, TRUE, &tf->src, error))
+      || (*out && c->out_store && !gst_cl_plane_store_view (c->out_store,
+              c->queue, (*out)->buffer, c->out_info, FALSE, &tf->dst, error)))
+    return FALSE;
+  tf->frames.in = (*in)->buffer;
+  tf->frames.in_layout = c->in_info;
+  tf->frames.out = *out ? (*out)->buffer : NULL;
+  tf->frames.out_layout = *out ? c->out_info : NULL;
+  return TRUE;
+}
+
 void
 gst_cl_filter_tuning_tune (GstClFilterTuning * t,
     const GstClFilterTuningCase * c, gchar * case_key)
@@ -362,16 +384,10 @@ gst_cl_filter_tuning_tune (GstClFilterTuning * t,
       return;
   }
 
-  if (!(in = scratch_frame (c->device, c->in_info, TRUE, &err))
-      || (c->out_store && !(out = scratch_frame (c->device, c->out_info,
-                  FALSE, &err)))
-      || !gst_cl_plane_store_view (c->in_store, c->queue, in->buffer,
-          c->in_info, TRUE, &tf.src, &err)
-      || (out && !gst_cl_plane_store_view (c->out_store, c->queue,
-              out->buffer, c->out_info, FALSE, &tf.dst, &err))
+  if (!scratch_frames (c, &in, &out, &tf, &err)
       || !gst_cl_tuner_tune (c->device, t->case_key, t->source_sum,
-          &settings.fixed, c->tiles_fields, tuner_mode, tune_run, &tf, &report,
-          &err)) {
+          &settings.fixed, c->strips_fields, c->tiles_fields, tuner_mode,
+          tune_run, &tf, &report, &err)) {
     GST_ELEMENT_WARNING (c->element, RESOURCE, SETTINGS,
         ("Could not measure the kernels' tuning: using the defaults."),
         ("%s: %s", t->case_key, err ? err->message : "?"));

@@ -74,15 +74,17 @@ typedef struct
 
 /* What a case is measured with: the filter's caps, stores, queue and
  * kernels (@run, with no buffer and a work whose `tuning` is TRUE).
- * @out_store is NULL for analyzers. */
+ * @out_store is NULL for analyzers; both stores for converters, which
+ * take whole frames, and @has_output TRUE for filters and converters. */
 typedef struct
 {
   GstElement *element;
   GstClDevice *device;
   cl_command_queue queue;
-  GstClTuneFields tiles_fields;
+  GstClTuneFields strips_fields, tiles_fields;
   const gchar *program_source;
   GstClPlaneStore *in_store, *out_store;
+  gboolean has_output;
   const GstVideoInfo *in_info, *out_info;
   GstClFrameLoopDispatch run;
   gpointer filter;

@@ -99,8 +99,8 @@ gst_cl_frame_loop_clear (GstClFrameLoop * loop)
 
 /**
  * gst_cl_frame_loop_set_caps:
- * @image: the kernels hold frames in images
- * @analyzer: no output frame (in place)
+ * @image: the kernels hold frames in images (filters and analyzers)
+ * @kind: what the element does with frames
  *
  * Prepares the stores for frames of new caps (the frames of the old ones
  * drained before).
@@ -109,8 +109,9 @@ gboolean
 gst_cl_frame_loop_set_caps (GstClFrameLoop * loop, GstElement * element,
     GstClDevice * device, GstCaps * incaps, const GstVideoInfo * in_info,
     GstCaps * outcaps, const GstVideoInfo * out_info, gboolean image,
-    gboolean analyzer, GError ** error)
+    GstClFrameLoopKind kind, GError ** error)
 {
+  loop->kind = kind;
   loop->out_device = gst_cl_caps_on_device (outcaps);
   GST_INFO_OBJECT (element, "%s %dx%d in OpenCL %s, from %s to %s memory",
       gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (in_info)),
@@ -119,8 +120,10 @@ gst_cl_frame_loop_set_caps (GstClFrameLoop * loop, GstElement * element,
       gst_cl_caps_on_device (incaps) ? "device" : "system",
       loop->out_device ? "device" : "system");
   gst_cl_frame_loop_release_import_pool (loop);
+  if (kind == GST_CL_FRAME_LOOP_CONVERTER)
+    return TRUE;
   return gst_cl_plane_store_configure (&loop->in_store, device, in_info, 0,
-      image, FALSE, error) && (analyzer
+      image, FALSE, error) && (kind == GST_CL_FRAME_LOOP_ANALYZER
       || gst_cl_plane_store_configure (&loop->out_store, device, out_info, 0,
           image, TRUE, error));
 }
@@ -223,7 +226,8 @@ follow (GstClFrameWork * work, cl_event event)
  * planes copied. */
 static gboolean
 dispatch_filter (GstClFrameLoop * loop, const GstClFrameLoopFrame * f,
-    Frame * fr, const GstClPlane * src, GError ** error)
+    Frame * fr, const GstClPlane * src, const GstClFramePair * frames,
+    GError ** error)
 {
   GstClPlane dst;
   cl_event ev = NULL;
@@ -231,7 +235,8 @@ dispatch_filter (GstClFrameLoop * loop, const GstClFrameLoopFrame * f,
 
   ok = gst_cl_plane_store_view (&loop->out_store, fr->q, fr->out->buffer,
       &fr->out_layout, FALSE, &dst, error)
-      && f->dispatch (f->filter, &fr->work, src, &dst, f->inbuf, error)
+      && f->dispatch (f->filter, &fr->work, src, &dst, frames, f->inbuf,
+      error)
       && wait_pending (fr, error)
       && gst_cl_plane_store_write_back (&loop->out_store, fr->q,
       fr->out->buffer, &fr->out_layout, &ev, error);
@@ -251,17 +256,24 @@ frame_dispatch (GstClFrameLoop * loop, const GstClFrameLoopFrame * f,
   GstClFrameWork work = { f->device, fr->q, f->decomposition, FALSE,
     f->profiling ? fr->prof.kernels : NULL, 0, NULL, fr->wl.events, fr->wl.n
   };
+  GstClFramePair frames = { fr->in->buffer, fr->out ? fr->out->buffer : NULL,
+    &fr->in_layout, fr->out ? &fr->out_layout : NULL
+  };
   GstClPlane src;
   gboolean ok;
 
   fr->work = work;
-  if (!gst_cl_plane_store_view (&loop->in_store, fr->q, fr->in->buffer,
+  if (loop->kind == GST_CL_FRAME_LOOP_CONVERTER)
+    ok = f->dispatch (f->filter, &fr->work, NULL, NULL, &frames, f->inbuf,
+        error) && wait_pending (fr, error);
+  else if (!gst_cl_plane_store_view (&loop->in_store, fr->q, fr->in->buffer,
           &fr->in_layout, TRUE, &src, error))
-    return FALSE;
-  if (fr->out)
-    ok = dispatch_filter (loop, f, fr, &src, error);
+    ok = FALSE;
+  else if (fr->out)
+    ok = dispatch_filter (loop, f, fr, &src, &frames, error);
   else
-    ok = f->dispatch (f->filter, &fr->work, &src, NULL, f->inbuf, error);
+    ok = f->dispatch (f->filter, &fr->work, &src, NULL, &frames, f->inbuf,
+        error);
   fr->prof.n_kernels = fr->work.n_events;
   return ok;
 }

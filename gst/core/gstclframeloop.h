@@ -13,7 +13,24 @@
 G_BEGIN_DECLS
 
 /**
+ * GstClFrameLoopKind:
+ * @GST_CL_FRAME_LOOP_FILTER: the element filters the first plane into an
+ *   output frame of the same format; the other planes are copied
+ * @GST_CL_FRAME_LOOP_ANALYZER: the element reads the frame, in place
+ * @GST_CL_FRAME_LOOP_CONVERTER: the element writes every plane of an
+ *   output frame whose format may differ, from the whole input frame
+ *   (buffers only: no stores, no copies)
+ */
+typedef enum
+{
+  GST_CL_FRAME_LOOP_FILTER,
+  GST_CL_FRAME_LOOP_ANALYZER,
+  GST_CL_FRAME_LOOP_CONVERTER,
+} GstClFrameLoopKind;
+
+/**
  * GstClFrameLoop:
+ * @kind: what the element does with frames (current caps)
  * @in_store: the input's first plane as the kernels read it (current caps)
  * @out_store: the output's, for filters (current caps)
  * @import_pool: device frames for input copied in
@@ -29,6 +46,7 @@ G_BEGIN_DECLS
  */
 typedef struct
 {
+  GstClFrameLoopKind kind;
   GstClPlaneStore in_store, out_store;
   GstBufferPool *import_pool;
   gboolean out_device;
@@ -38,11 +56,12 @@ typedef struct
   gboolean running;
 } GstClFrameLoop;
 
-/* The element's kernels for one frame: @dst NULL for analyzers, which get
- * @buffer, the input (NULL while tuning). */
+/* The element's kernels for one frame: @src and @dst the first planes
+ * (@dst NULL for analyzers, both NULL for converters), @frames the whole
+ * frames, @buffer the input (NULL while tuning). */
 typedef gboolean (*GstClFrameLoopDispatch) (gpointer filter,
     GstClFrameWork * work, const GstClPlane * src, const GstClPlane * dst,
-    GstBuffer * buffer, GError ** error);
+    const GstClFramePair * frames, GstBuffer * buffer, GError ** error);
 
 /**
  * GstClFrameLoopFrame:
@@ -79,7 +98,7 @@ cl_command_queue gst_cl_frame_loop_queue (GstClFrameLoop * loop,
 gboolean gst_cl_frame_loop_set_caps (GstClFrameLoop * loop,
     GstElement * element, GstClDevice * device, GstCaps * incaps,
     const GstVideoInfo * in_info, GstCaps * outcaps,
-    const GstVideoInfo * out_info, gboolean image, gboolean analyzer,
+    const GstVideoInfo * out_info, gboolean image, GstClFrameLoopKind kind,
     GError ** error);
 
 gboolean gst_cl_frame_loop_run (GstClFrameLoop * loop, GstElement * element,

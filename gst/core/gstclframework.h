@@ -6,6 +6,8 @@
 #include "gstcldevice.h"
 #include "gstclkernel.h"
 
+#include <gst/video/video.h>
+
 G_BEGIN_DECLS
 
 /**
@@ -54,6 +56,24 @@ typedef struct
   const cl_event *wait;
   guint n_wait;
 } GstClFrameWork;
+
+/**
+ * GstClFramePair:
+ * @in: the input frame's device buffer, every plane of it
+ * @out: the output frame's, or NULL (analyzers)
+ * @in_layout: where @in's planes lie: the offsets and strides of the
+ *   frame's video meta, or of its caps
+ * @out_layout: where @out's lie, or NULL
+ *
+ * The whole frames of a frame, for converters
+ * (GstClBaseFilterClass.convert), whose kernels read every plane of one
+ * format and write every plane of another.
+ */
+typedef struct
+{
+  cl_mem in, out;
+  const GstVideoInfo *in_layout, *out_layout;
+} GstClFramePair;
 
 gboolean gst_cl_frame_work_uses_strips (const GstClFrameWork * work);
 

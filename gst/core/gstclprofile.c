@@ -21,9 +21,14 @@ event_ns (cl_event ev, cl_profiling_info from, cl_event ev_end)
   cl_ulong start = 0, end = 0;
   if (!ev)
     return 0;
-  clGetEventProfilingInfo (ev, from, sizeof (start), &start, NULL);
-  clGetEventProfilingInfo (ev_end, CL_PROFILING_COMMAND_END, sizeof (end),
-      &end, NULL);
+  /* an event without profiling information (a command of a queue that
+   * does not profile, one that failed) counts nothing, rather than its end
+   * since the device's epoch */
+  if (clGetEventProfilingInfo (ev, from, sizeof (start), &start,
+          NULL) != CL_SUCCESS || clGetEventProfilingInfo (ev_end,
+          CL_PROFILING_COMMAND_END, sizeof (end), &end, NULL) != CL_SUCCESS
+      || start == 0)
+    return 0;
   return end > start ? end - start : 0;
 }
 

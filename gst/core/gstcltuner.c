@@ -192,7 +192,7 @@ typedef struct
 {
   GstClDevice *device;
   GstClDecomposition fixed;
-  GstClTuneFields tiles_fields;
+  GstClTuneFields strips_fields, tiles_fields;
   GstClTunerRun run;
   gpointer user_data;
   gint64 start, deadline;
@@ -222,7 +222,8 @@ field_free (const Search * s, guint f)
 static gboolean
 field_searched (const Search * s, gboolean strips, guint f)
 {
-  return field_free (s, f) && (strips || (s->tiles_fields & (1u << f)));
+  return field_free (s, f) &&
+      ((strips ? s->strips_fields : s->tiles_fields) & (1u << f));
 }
 
 static gchar *
@@ -508,8 +509,8 @@ search (Search * s, const GstClDecomposition * fixed,
 /**
  * gst_cl_tuner_tune:
  * @fixed: the explicit tuning properties (not searched)
- * @tiles_fields: the fields the tiles kernels of the case read (strips
- *   kernels read them all)
+ * @strips_fields: the fields the strips kernels of the case read
+ * @tiles_fields: the fields its tiles kernels read
  * @report: (out caller-allocates): the outcome; clear it with
  *   gst_cl_tuner_report_clear()
  *
@@ -521,7 +522,8 @@ search (Search * s, const GstClDecomposition * fixed,
 gboolean
 gst_cl_tuner_tune (GstClDevice * device, const gchar * case_key,
     const gchar * source_sum, const GstClDecomposition * fixed,
-    GstClTuneFields tiles_fields, GstClTunerMode mode, GstClTunerRun run,
+    GstClTuneFields strips_fields, GstClTuneFields tiles_fields,
+    GstClTunerMode mode, GstClTunerRun run,
     gpointer user_data, GstClTunerReport * report, GError ** error)
 {
   GstClDecomposition best;
@@ -534,6 +536,7 @@ gst_cl_tuner_tune (GstClDevice * device, const gchar * case_key,
   memset (report, 0, sizeof (*report));
   s.device = device;
   s.fixed = *fixed;
+  s.strips_fields = strips_fields;
   s.tiles_fields = tiles_fields;
   s.run = run;
   s.user_data = user_data;

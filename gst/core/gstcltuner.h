@@ -87,8 +87,9 @@ typedef struct
 } GstClTunerReport;
 
 /* The fields of a GstClDecomposition that the kernels of a shape read
- * (GstClBaseFilterClass.tiles_fields): the tuner searches only those, so
- * that no candidate differs from another only by what no kernel reads. */
+ * (GstClBaseFilterClass.strips_fields and .tiles_fields): the tuner
+ * searches only those, so that no candidate differs from another only by
+ * what no kernel reads. */
 typedef enum
 {
   GST_CL_TUNE_GROUP = 1 << 0,
@@ -106,7 +107,8 @@ gboolean gst_cl_tuner_lookup (GstClDevice * device, const gchar * case_key,
 
 gboolean gst_cl_tuner_tune (GstClDevice * device, const gchar * case_key,
     const gchar * source_sum, const GstClDecomposition * fixed,
-    GstClTuneFields tiles_fields, GstClTunerMode mode, GstClTunerRun run,
+    GstClTuneFields strips_fields, GstClTuneFields tiles_fields,
+    GstClTunerMode mode, GstClTunerRun run,
     gpointer user_data, GstClTunerReport * report,
     GError ** error);
 

@@ -1,0 +1,502 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
+/* tonemap.cl: cltonemap, HDR (PQ or HLG) to SDR BT.709 on the device.
+ *
+ * One frame is three kernels on one in-order queue, with no host wait
+ * between them, so that the frame measured is the frame mapped:
+ *
+ * 1. tonemap_hist: the histogram of PQ (max (R, G, B)) over every pixel,
+ *    GST_CL_TONEMAP_BINS bins, into `hist` (dynamic peak only);
+ * 2. tonemap_curve: one work-group: the frame peak x from the histogram
+ *    (a percentile), smoothed with the state the previous frame left on
+ *    the device, and from the source peak Lw the curve, as a table of
+ *    gains s'/s over PQ (s) in `gain`, and the record the messages read
+ *    in `params`; it clears `hist` for the next frame;
+ * 3. tonemap_map: every pixel through the documented reference
+ *    (docs/elements/cltonemap.md, interface.md "cltonemap"), a chroma
+ *    block (2x2 pixels in 4:2:0 frames, one pixel otherwise) at a time,
+ *    so that the block's output chroma is the mean of its pixels'; `chunk`
+ *    blocks of a row per work-item (a whole row on CPUs).
+ *
+ * The transfer functions are tables (`lut`, made at caps time in double
+ * precision, and `gain`) interpolated linearly over GST_CL_TONEMAP_LUT
+ * intervals: a pixel costs no pow () in PQ, where PQ (max (R, G, B)) is
+ * max (R', G', B') itself. Against the exact formulas this is off by at
+ * most 0.03 of an 8-bit level (0.11 of a 10-bit one).
+ *
+ * Frames are described by two int8 vectors: the format (kind, chroma shift
+ * x, chroma shift y, bytes per sample, depth, shift of the value in the
+ * sample) and the geometry (offsets of planes 0..2, then their strides, in
+ * bytes). Samples are read and written byte by byte: padded strides may
+ * be odd.
+ */
+
+#define TM_M1 (2610.0f / 16384.0f)
+#define TM_M2 (2523.0f / 32.0f)
+#define TM_C1 (3424.0f / 4096.0f)
+#define TM_C2 (2413.0f / 128.0f)
+#define TM_C3 (2392.0f / 128.0f)
+#define TM_HLG_A 0.17883277f
+#define TM_HLG_B 0.28466892f
+#define TM_HLG_C 0.55991073f
+
+/* x^y for x >= 0: POCL's pow () costs about 280 ns on the CI machine,
+ * exp2 and log2 a fraction of it, within the tables' accuracy */
+inline float
+tm_pow (float x, float y)
+{
+  return x > 0.0f ? exp2 (y * log2 (x)) : 0.0f;
+}
+
+/* PQ signal to nits (SMPTE ST 2084 EOTF) */
+inline float
+tm_pq_eotf (float e)
+{
+  const float p = tm_pow (max (e, 0.0f), 1.0f / TM_M2);
+  return 10000.0f * tm_pow (max (p - TM_C1, 0.0f) / (TM_C2 - TM_C3 * p),
+      1.0f / TM_M1);
+}
+
+/* nits to PQ signal (the inverse EOTF, black at 0 nits) */
+inline float
+tm_pq_inverse (float nits)
+{
+  const float y = tm_pow (max (nits, 0.0f) / 10000.0f, TM_M1);
+  return tm_pow ((TM_C1 + TM_C2 * y) / (1.0f + TM_C3 * y), TM_M2);
+}
+
+inline float
+tm_hlg_inverse_oetf (float e)
+{
+  return e <= 0.5f ? e * e / 3.0f : (exp ((e - TM_HLG_C) / TM_HLG_A) +
+      TM_HLG_B) / 12.0f;
+}
+
+/* Hable's filmic curve, as the note writes it */
+inline float
+tm_hable (float x)
+{
+  return (x * (0.15f * x + 0.05f) + 0.004f) / (x * (0.15f * x + 0.5f) +
+      0.06f) - 1.0f / 15.0f;
+}
+
+/* table @t (GST_CL_TONEMAP_LUT + 1 entries over [0, 1]) at @x */
+inline float
+tm_lut (const __global float *t, float x)
+{
+  const float f = clamp (x, 0.0f, 1.0f) * GST_CL_TONEMAP_LUT;
+  const int i = min ((int) f, GST_CL_TONEMAP_LUT - 1);
+  return mix (t[i], t[i + 1], f - (float) i);
+}
+
+inline uint
+tm_read (const __global uchar * b, size_t off, int8 f)
+{
+  uint w = b[off];
+  if (f.s3 == 2)
+    w |= (uint) b[off + 1] << 8;
+  return (w >> f.s5) & ((1u << f.s4) - 1u);
+}
+
+inline void
+tm_write (__global uchar * b, size_t off, int8 f, uint v)
+{
+  const uint w = v << f.s5;
+  b[off] = (uchar) (w & 0xff);
+  if (f.s3 == 2)
+    b[off + 1] = (uchar) (w >> 8);
+}
+
+/* the normalised chroma (Cb, Cr) of block (bx, by) */
+inline float2
+tm_read_chroma (const __global uchar * src, int8 f, int8 g, int bx, int by,
+    __constant float *cfg)
+{
+  size_t ob, ocr;
+  if (f.s0 == GST_CL_TONEMAP_KIND_SEMI) {
+    ob = (size_t) g.s1 + (size_t) by * g.s4 + (size_t) bx * 2 * f.s3;
+    ocr = ob + f.s3;
+  } else {
+    ob = (size_t) g.s1 + (size_t) by * g.s4 + (size_t) bx * f.s3;
+    ocr = (size_t) g.s2 + (size_t) by * g.s5 + (size_t) bx * f.s3;
+  }
+  return ((float2) (tm_read (src, ob, f), tm_read (src, ocr, f)) -
+      cfg[GST_CL_TONEMAP_CFG_IN_COFF]) / cfg[GST_CL_TONEMAP_CFG_IN_CSCALE];
+}
+
+/* R'G'B' of pixel (x, y) in [0, 1], from its Y' and its block's chroma
+ * (Y'CbCr), or read as full-range R'G'B' */
+inline float3
+tm_read_rgb (const __global uchar * src, int8 f, int8 g, int x, int y,
+    float2 c, __constant float *cfg)
+{
+  float3 rgb;
+  if (f.s0 == GST_CL_TONEMAP_KIND_RGBA) {
+    const size_t o = (size_t) g.s0 + (size_t) y * g.s3 + (size_t) x * 4 *
+        f.s3;
+    const float maxv = (float) ((1u << f.s4) - 1u);
+    rgb = (float3) (tm_read (src, o, f), tm_read (src, o + f.s3, f),
+        tm_read (src, o + 2 * f.s3, f)) / maxv;
+  } else {
+    const float kr = cfg[GST_CL_TONEMAP_CFG_IN_KR];
+    const float kb = cfg[GST_CL_TONEMAP_CFG_IN_KB];
+    const size_t o = (size_t) g.s0 + (size_t) y * g.s3 + (size_t) x * f.s3;
+    const float yy = ((float) tm_read (src, o, f) -
+        cfg[GST_CL_TONEMAP_CFG_IN_YOFF]) / cfg[GST_CL_TONEMAP_CFG_IN_YSCALE];
+    rgb.x = yy + 2.0f * (1.0f - kr) * c.y;
+    rgb.z = yy + 2.0f * (1.0f - kb) * c.x;
+    rgb.y = (yy - kr * rgb.x - kb * rgb.z) / (1.0f - kr - kb);
+  }
+  return clamp (rgb, 0.0f, 1.0f);
+}
+
+/* R'G'B' to linear light in nits: the PQ EOTF, or HLG's inverse OETF and
+ * OOTF (system gamma 1.2 on BT.2020 luminance, nominal peak hlg_peak),
+ * through the table of the input's transfer */
+inline float3
+tm_linear (float3 e, __constant float *cfg, const __global float *lut,
+    float hlg_peak)
+{
+  float3 l = (float3) (tm_lut (lut, e.x), tm_lut (lut, e.y),
+      tm_lut (lut, e.z));
+  float ys;
+  if (cfg[GST_CL_TONEMAP_CFG_HLG] == 0.0f)
+    return l;
+  ys = 0.2627f * l.x + 0.6780f * l.y + 0.0593f * l.z;
+  return ys > 0.0f ? l * (hlg_peak * tm_pow (ys, 0.2f)) : (float3) (0.0f);
+}
+
+/* PQ (max (R, G, B)) of a pixel: max (R', G', B') itself for PQ input */
+inline float
+tm_signal_pq (float3 e, float3 l, __constant float *cfg)
+{
+  if (cfg[GST_CL_TONEMAP_CFG_HLG] == 0.0f)
+    return max (max (e.x, e.y), e.z);
+  return tm_pq_inverse (max (max (l.x, l.y), l.z));
+}
+
+/* ------------------------------------------------------------------------ */
+/* 1. The histogram of PQ (max (R, G, B))                                    */
+
+__kernel void
+tonemap_hist (const __global uchar * src, int8 f, int8 g, int width,
+    int height, __constant float *cfg, const __global float *lut,
+    float hlg_peak, __global uint * hist)
+{
+  __local uint lh[GST_CL_TONEMAP_BINS];
+  const int lid = get_local_id (0), lsize = get_local_size (0);
+  const int nbx = (width + (1 << f.s1) - 1) >> f.s1;
+  const int nby = (height + (1 << f.s2) - 1) >> f.s2;
+  const int nblocks = nbx * nby;
+
+  for (int i = lid; i < GST_CL_TONEMAP_BINS; i += lsize)
+    lh[i] = 0;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (int b = get_global_id (0); b < nblocks; b += get_global_size (0)) {
+    const int bx = b % nbx, by = b / nbx;
+    const int x0 = bx << f.s1, y0 = by << f.s2;
+    const int x1 = min (x0 + (1 << f.s1), width);
+    const int y1 = min (y0 + (1 << f.s2), height);
+    const float2 c = f.s0 == GST_CL_TONEMAP_KIND_RGBA ? (float2) (0.0f) :
+        tm_read_chroma (src, f, g, bx, by, cfg);
+    for (int y = y0; y < y1; y++)
+      for (int x = x0; x < x1; x++) {
+        const float3 e = tm_read_rgb (src, f, g, x, y, c, cfg);
+        const float3 l = cfg[GST_CL_TONEMAP_CFG_HLG] == 0.0f ? e :
+            tm_linear (e, cfg, lut, hlg_peak);
+        const float pq = tm_signal_pq (e, l, cfg);
+        atomic_inc (&lh[min ((int) (pq * GST_CL_TONEMAP_BINS),
+                    GST_CL_TONEMAP_BINS - 1)]);
+      }
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (int i = lid; i < GST_CL_TONEMAP_BINS; i += lsize)
+    if (lh[i])
+      atomic_add (&hist[i], lh[i]);
+}
+
+/* ------------------------------------------------------------------------ */
+/* 2. The frame's curve                                                      */
+
+/* The smallest bin whose cumulative count reaches `need`, by the whole
+ * work-group (4 bins an item, a scan of the items' sums); clears hist. */
+inline int
+tm_percentile_bin (__global uint * hist, uint need, __local uint * sums,
+    __local int *found)
+{
+  const int i = get_local_id (0);
+  uint c[4], s = 0, before, cum;
+
+  for (int k = 0; k < 4; k++) {
+    c[k] = hist[4 * i + k];
+    hist[4 * i + k] = 0;
+    s += c[k];
+  }
+  sums[i] = s;
+  if (i == 0)
+    *found = GST_CL_TONEMAP_BINS - 1;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (int off = 1; off < GST_CL_TONEMAP_GROUP; off <<= 1) {
+    const uint v = i >= off ? sums[i - off] : 0;
+    barrier (CLK_LOCAL_MEM_FENCE);
+    sums[i] += v;
+    barrier (CLK_LOCAL_MEM_FENCE);
+  }
+  before = sums[i] - s;
+  if (before < need && sums[i] >= need) {
+    cum = before;
+    for (int k = 0; k < 4; k++) {
+      cum += c[k];
+      if (cum >= need) {
+        *found = 4 * i + k;
+        break;
+      }
+    }
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  return *found;
+}
+
+/* s' of the curve for the signal s (nits): the note's formulas, with
+ * pq_lw = PQ (Lw), maxlum = PQ (Lt) / PQ (Lw) */
+inline float
+tm_curve (int curve, float s, float lw, float lt, float pq_lw, float maxlum)
+{
+  if (s <= 0.0f)
+    return 0.0f;
+  if (lw <= lt || curve == GST_CL_TONEMAP_CURVE_CLIP)
+    return min (s, lt);
+  if (curve == GST_CL_TONEMAP_CURVE_BT2390) {
+    const float ks = 1.5f * maxlum - 0.5f;
+    const float e1 = min (tm_pq_inverse (s) / pq_lw, 1.0f);
+    float e2 = e1;
+    if (e1 >= ks) {
+      const float t = (e1 - ks) / (1.0f - ks), t2 = t * t, t3 = t2 * t;
+      e2 = (2.0f * t3 - 3.0f * t2 + 1.0f) * ks + (t3 - 2.0f * t2 + t) *
+          (1.0f - ks) + (-2.0f * t3 + 3.0f * t2) * maxlum;
+    }
+    return tm_pq_eotf (e2 * pq_lw);
+  }
+  if (curve == GST_CL_TONEMAP_CURVE_REINHARD) {
+    const float x = s / lt, w = lw / lt;
+    return lt * x * (1.0f + x / (w * w)) / (1.0f + x);
+  }
+  return lt * tm_hable (s / lt) / tm_hable (lw / lt);
+}
+
+/* Item 0: the source peak Lw of the frame (smoothing the dynamic peak
+ * with `state`) and the record of params. */
+inline float
+tm_frame_peak (int b, __global float *state, __global float *params,
+    int dynamic, int reset, float lw_fixed, float lt, float threshold,
+    float coef)
+{
+  float x, p, lw;
+  int cut = 0;
+
+  if (dynamic) {
+    x = (float) (b + 1) / GST_CL_TONEMAP_BINS;
+    if (reset || state[1] == 0.0f || fabs (x - state[0]) > threshold) {
+      p = x;
+      cut = 1;
+    } else {
+      p = state[0] + (x - state[0]) * coef;
+    }
+    state[0] = p;
+    state[1] = 1.0f;
+    lw = max (tm_pq_eotf (p), lt);
+  } else {
+    /* the next dynamic frame starts afresh */
+    state[1] = 0.0f;
+    lw = lw_fixed;
+    x = p = tm_pq_inverse (lw);
+  }
+  params[GST_CL_TONEMAP_PAR_LW] = lw;
+  params[GST_CL_TONEMAP_PAR_RECORD + 0] = x;
+  params[GST_CL_TONEMAP_PAR_RECORD + 1] = p;
+  params[GST_CL_TONEMAP_PAR_RECORD + 2] = lw;
+  params[GST_CL_TONEMAP_PAR_RECORD + 3] = cut;
+  return lw;
+}
+
+/* state: p of the last frame (PQ) and whether it is valid (a frame of the
+ * dynamic mode since the last reset). params: the record the messages
+ * read. gain: s'/s over PQ (s), for the map. */
+__kernel __attribute__ ((reqd_work_group_size (GST_CL_TONEMAP_GROUP, 1, 1)))
+void
+tonemap_curve (__global uint * hist, __global float *state,
+    __global float *params, __global float *gain, uint need, int dynamic,
+    int reset, float lw_fixed, float lt, float threshold, float coef,
+    int curve)
+{
+  __local uint sums[GST_CL_TONEMAP_GROUP];
+  __local int found;
+  __local float lw_shared;
+  __local int same;
+  const int i = get_local_id (0);
+  float lw, pq_lw, maxlum;
+  int b = 0;
+
+  if (dynamic)
+    b = tm_percentile_bin (hist, need, sums, &found);
+  if (i == 0) {
+    lw = lw_shared = tm_frame_peak (b, state, params, dynamic, reset,
+        lw_fixed, lt, threshold, coef);
+    /* the gain table of the last frame still holds (a fixed peak, a
+     * settled dynamic one): 4097 curve evaluations spared */
+    same = state[7] != 0.0f && state[4] == lw && state[5] == lt &&
+        state[6] == (float) curve;
+    state[4] = lw;
+    state[5] = lt;
+    state[6] = curve;
+    state[7] = 1.0f;
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (same)
+    return;
+  lw = lw_shared;
+  pq_lw = tm_pq_inverse (lw);
+  maxlum = tm_pq_inverse (lt) / pq_lw;
+  for (int k = i; k <= GST_CL_TONEMAP_LUT; k += GST_CL_TONEMAP_GROUP) {
+    const float s = tm_pq_eotf ((float) k / GST_CL_TONEMAP_LUT);
+    gain[k] = s > 0.0f ? tm_curve (curve, s, lw, lt, pq_lw, maxlum) / s :
+        1.0f;
+  }
+}
+
+/* ------------------------------------------------------------------------ */
+/* 3. The mapping                                                            */
+
+/* linear nits of the output's primaries, clamped, to BT.1886 R'G'B' (the
+ * table is over sqrt (L / Lt), where BT.1886's inverse is gentler) */
+inline float3
+tm_display (float3 l, __constant float *cfg, const __global float *lut,
+    float lt)
+{
+  const __global float *oetf = lut + GST_CL_TONEMAP_LUT + 1;
+  if (cfg[GST_CL_TONEMAP_CFG_GAMUT] != 0.0f) {
+    __constant const float *m = cfg + GST_CL_TONEMAP_CFG_MATRIX;
+    l = (float3) (m[0] * l.x + m[1] * l.y + m[2] * l.z,
+        m[3] * l.x + m[4] * l.y + m[5] * l.z,
+        m[6] * l.x + m[7] * l.y + m[8] * l.z);
+  }
+  l = sqrt (clamp (l, 0.0f, lt) / lt);
+  return (float3) (tm_lut (oetf, l.x), tm_lut (oetf, l.y),
+      tm_lut (oetf, l.z));
+}
+
+inline uint
+tm_level (float v, float maxv)
+{
+  return (uint) clamp (floor (v + 0.5f), 0.0f, maxv);
+}
+
+/* display R'G'B' of pixel (x, y) */
+inline float3
+tm_pixel (const __global uchar * src, int8 f, int8 g, int x, int y,
+    float2 c, __constant float *cfg, const __global float *lut,
+    const __global float *gain, float lt, float hlg_peak)
+{
+  const float3 e = tm_read_rgb (src, f, g, x, y, c, cfg);
+  const float3 l = tm_linear (e, cfg, lut, hlg_peak);
+  return tm_display (l * tm_lut (gain, tm_signal_pq (e, l, cfg)), cfg, lut,
+      lt);
+}
+
+/* pixel (x, y) of RGBA output, its alpha from the input */
+inline void
+tm_write_rgba (const __global uchar * src, int8 f, int8 g,
+    __global uchar * dst, int8 df, int8 dg, int x, int y, float3 v,
+    __constant float *cfg)
+{
+  const float maxv = cfg[GST_CL_TONEMAP_CFG_OUT_MAX];
+  const size_t o = (size_t) dg.s0 + (size_t) y * dg.s3 +
+      (size_t) x * 4 * df.s3;
+  const size_t oi = (size_t) g.s0 + (size_t) y * g.s3 + (size_t) x * 4 * f.s3;
+
+  tm_write (dst, o, df, tm_level (v.x * maxv, maxv));
+  tm_write (dst, o + df.s3, df, tm_level (v.y * maxv, maxv));
+  tm_write (dst, o + 2 * df.s3, df, tm_level (v.z * maxv, maxv));
+  tm_write (dst, o + 3 * df.s3, df, tm_level ((float) tm_read (src,
+              oi + 3 * f.s3, f) * cfg[GST_CL_TONEMAP_CFG_ALPHA], maxv));
+}
+
+/* the chroma of block (bx, by), the mean @cm of its pixels' */
+inline void
+tm_write_chroma (__global uchar * dst, int8 df, int8 dg, int bx, int by,
+    float2 cm, __constant float *cfg)
+{
+  const float maxv = cfg[GST_CL_TONEMAP_CFG_OUT_MAX];
+  const float2 cv = cfg[GST_CL_TONEMAP_CFG_OUT_COFF] +
+      cfg[GST_CL_TONEMAP_CFG_OUT_CSCALE] * cm;
+  const uint cb = tm_level (cv.x, maxv), cr = tm_level (cv.y, maxv);
+
+  if (df.s0 == GST_CL_TONEMAP_KIND_SEMI) {
+    const size_t o = (size_t) dg.s1 + (size_t) by * dg.s4 +
+        (size_t) bx * 2 * df.s3;
+    tm_write (dst, o, df, cb);
+    tm_write (dst, o + df.s3, df, cr);
+  } else {
+    tm_write (dst, (size_t) dg.s1 + (size_t) by * dg.s4 +
+        (size_t) bx * df.s3, df, cb);
+    tm_write (dst, (size_t) dg.s2 + (size_t) by * dg.s5 +
+        (size_t) bx * df.s3, df, cr);
+  }
+}
+
+/* one chroma block: its pixels' Y' (or RGBA) and its chroma */
+inline void
+tm_block (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
+    int8 df, int8 dg, int bx, int by, int width, int height,
+    __constant float *cfg, const __global float *lut,
+    const __global float *gain, float lt, float hlg_peak)
+{
+  const int x0 = bx << f.s1, y0 = by << f.s2;
+  const int x1 = min (x0 + (1 << f.s1), width);
+  const int y1 = min (y0 + (1 << f.s2), height);
+  const float kr = cfg[GST_CL_TONEMAP_CFG_OUT_KR];
+  const float kb = cfg[GST_CL_TONEMAP_CFG_OUT_KB];
+  const float maxv = cfg[GST_CL_TONEMAP_CFG_OUT_MAX];
+  const int rgba = f.s0 == GST_CL_TONEMAP_KIND_RGBA;
+  const float2 c = rgba ? (float2) (0.0f) : tm_read_chroma (src, f, g, bx,
+      by, cfg);
+  float2 csum = (float2) (0.0f);
+  int n = 0;
+
+  for (int y = y0; y < y1; y++)
+    for (int x = x0; x < x1; x++) {
+      const float3 v = tm_pixel (src, f, g, x, y, c, cfg, lut, gain, lt,
+          hlg_peak);
+      float yy;
+      if (rgba) {
+        tm_write_rgba (src, f, g, dst, df, dg, x, y, v, cfg);
+        continue;
+      }
+      yy = kr * v.x + (1.0f - kr - kb) * v.y + kb * v.z;
+      tm_write (dst, (size_t) dg.s0 + (size_t) y * dg.s3 +
+          (size_t) x * df.s3, df, tm_level (cfg[GST_CL_TONEMAP_CFG_OUT_YOFF] +
+              cfg[GST_CL_TONEMAP_CFG_OUT_YSCALE] * yy, maxv));
+      csum += (float2) ((v.z - yy) / (2.0f * (1.0f - kb)),
+          (v.x - yy) / (2.0f * (1.0f - kr)));
+      n++;
+    }
+  if (!rgba)
+    tm_write_chroma (dst, df, dg, bx, by, csum / (float) n, cfg);
+}
+
+__kernel void
+tonemap_map (const __global uchar * src, int8 f, int8 g,
+    __global uchar * dst, int8 df, int8 dg, int width, int height,
+    int chunk, __constant float *cfg, const __global float *lut,
+    const __global float *gain, float lt, float hlg_peak)
+{
+  const int nbx = (width + (1 << f.s1) - 1) >> f.s1;
+  const int nby = (height + (1 << f.s2) - 1) >> f.s2;
+  const int by = get_global_id (1);
+  const int bx0 = get_global_id (0) * chunk;
+
+  if (by >= nby)
+    return;
+  for (int bx = bx0; bx < min (bx0 + chunk, nbx); bx++)
+    tm_block (src, f, g, dst, df, dg, bx, by, width, height, cfg, lut, gain,
+        lt, hlg_peak);
+}

@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
+/* tonemap_x8.cl: cltonemap's kernels for CPUs, the second part of the
+ * program of tonemap.cl (gstcltonemapframe.c builds them as one). */
+
+/* ------------------------------------------------------------------------ */
+/* CPUs, into the 8-bit sibling: 8 pixels of a row (both rows of 4:2:0   */
+/* blocks) at a time, tm_block's arithmetic in float8 so that POCL runs it  */
+/* in SIMD registers (the scalar kernels cost about 40 ns of CPU time a     */
+/* pixel on the CI machine). A work-item takes rows of blocks; the blocks   */
+/* right of the last 8 pixels, and an odd height's last row, go scalar.     */
+
+#ifdef GST_CL_CPU
+typedef ushort8 __attribute__ ((aligned (2))) tm_ushort8_u;
+typedef uchar8 __attribute__ ((aligned (1))) tm_uchar8_u;
+typedef ushort4 __attribute__ ((aligned (2))) tm_ushort4_u;
+typedef ushort16 __attribute__ ((aligned (2))) tm_ushort16_u;
+typedef uchar16 __attribute__ ((aligned (1))) tm_uchar16_u;
+typedef uchar4 __attribute__ ((aligned (1))) tm_uchar4_u;
+#define TM_LOAD_US8(p) (*(const __global tm_ushort8_u *) (p))
+#define TM_LOAD_US4(p) (*(const __global tm_ushort4_u *) (p))
+#define TM_LOAD_US16(p) (*(const __global tm_ushort16_u *) (p))
+#define TM_STORE_UC16(p, v) (*(__global tm_uchar16_u *) (p) = (v))
+#define TM_STORE_UC8(p, v) (*(__global tm_uchar8_u *) (p) = (v))
+#define TM_STORE_UC4(p, v) (*(__global tm_uchar4_u *) (p) = (v))
+#else
+#define TM_LOAD_US8(p) vload8 (0, (p))
+#define TM_LOAD_US4(p) vload4 (0, (p))
+#define TM_LOAD_US16(p) vload16 (0, (p))
+#define TM_STORE_UC16(p, v) vstore16 ((v), 0, (p))
+#define TM_STORE_UC8(p, v) vstore8 ((v), 0, (p))
+#define TM_STORE_UC4(p, v) vstore4 ((v), 0, (p))
+#endif
+
+/* table @t at the 8 values @x */
+inline float8
+tm_lut8 (const __global float *t, float8 x)
+{
+  const float8 f = clamp (x, 0.0f, 1.0f) * GST_CL_TONEMAP_LUT;
+  const int8 i = min (convert_int8 (f), GST_CL_TONEMAP_LUT - 1);
+  const float8 a = (float8) (t[i.s0], t[i.s1], t[i.s2], t[i.s3], t[i.s4],
+      t[i.s5], t[i.s6], t[i.s7]);
+  const float8 b = (float8) (t[i.s0 + 1], t[i.s1 + 1], t[i.s2 + 1],
+      t[i.s3 + 1], t[i.s4 + 1], t[i.s5 + 1], t[i.s6 + 1], t[i.s7 + 1]);
+  return mix (a, b, f - convert_float8 (i));
+}
+
+/* R'G'B' of the 8 pixels from x of pixel row @y: 4:2:0 (chroma of 4
+ * blocks, in CbCr pairs or two planes) or 4:4:4 (two planes) */
+inline void
+tm_x8_rgb (const __global uchar * src, int8 f, int8 g, int y, int x,
+    __constant float *cfg, float8 * r, float8 * gg, float8 * b)
+{
+  const int shift = f.s5;
+  const uint mask = (1u << f.s4) - 1u;
+  const int cy = y >> f.s2;
+  const __global ushort *yp = (const __global ushort *) (src + (size_t) g.s0 +
+      (size_t) y * g.s3) + x;
+  const __global ushort *cp = (const __global ushort *) (src + (size_t) g.s1 +
+      (size_t) cy * g.s4);
+  const __global ushort *vp = (const __global ushort *) (src + (size_t) g.s2 +
+      (size_t) cy * g.s5);
+  const uint8 yv = (convert_uint8 (TM_LOAD_US8 (yp)) >> shift) & mask;
+  const float kr = cfg[GST_CL_TONEMAP_CFG_IN_KR];
+  const float kb = cfg[GST_CL_TONEMAP_CFG_IN_KB];
+  const float coff = cfg[GST_CL_TONEMAP_CFG_IN_COFF];
+  /* reciprocals: a vector division costs several multiplications */
+  const float cs = 1.0f / cfg[GST_CL_TONEMAP_CFG_IN_CSCALE];
+  float8 cb, cr, yy, rr, bb;
+
+  if (f.s0 == GST_CL_TONEMAP_KIND_RGBA) {
+    /* 8 packed pixels: R'G'B' of full range, alpha aside */
+    const __global ushort *p = (const __global ushort *) (src +
+        (size_t) g.s0 + (size_t) y * g.s3) + 4 * x;
+    const ushort16 a = TM_LOAD_US16 (p), c = TM_LOAD_US16 (p + 16);
+    const float m = 1.0f / (float) mask;
+    *r = convert_float8 ((convert_uint8 ((ushort8) (a.s048c, c.s048c)) >>
+            shift) & mask) * m;
+    *gg = convert_float8 ((convert_uint8 ((ushort8) (a.s159d, c.s159d)) >>
+            shift) & mask) * m;
+    *b = convert_float8 ((convert_uint8 ((ushort8) (a.s26ae, c.s26ae)) >>
+            shift) & mask) * m;
+    return;
+  }
+  if (f.s1 == 0) {
+    cb = (convert_float8 ((convert_uint8 (TM_LOAD_US8 (cp + x)) >> shift) &
+            mask) - coff) * cs;
+    cr = (convert_float8 ((convert_uint8 (TM_LOAD_US8 (vp + x)) >> shift) &
+            mask) - coff) * cs;
+  } else {
+    const uint8 cv = f.s0 == GST_CL_TONEMAP_KIND_SEMI ?
+        (convert_uint8 (TM_LOAD_US8 (cp + x)) >> shift) & mask :
+        (convert_uint8 ((ushort8) (TM_LOAD_US4 (cp + x / 2),
+                    TM_LOAD_US4 (vp + x / 2))).s04152637 >> shift) & mask;
+    const float4 cb4 = (convert_float4 (cv.even) - coff) * cs;
+    const float4 cr4 = (convert_float4 (cv.odd) - coff) * cs;
+    cb = (float8) (cb4.s0, cb4.s0, cb4.s1, cb4.s1, cb4.s2, cb4.s2, cb4.s3,
+        cb4.s3);
+    cr = (float8) (cr4.s0, cr4.s0, cr4.s1, cr4.s1, cr4.s2, cr4.s2, cr4.s3,
+        cr4.s3);
+  }
+  yy = (convert_float8 (yv) - cfg[GST_CL_TONEMAP_CFG_IN_YOFF]) *
+      (1.0f / cfg[GST_CL_TONEMAP_CFG_IN_YSCALE]);
+  rr = yy + 2.0f * (1.0f - kr) * cr;
+  bb = yy + 2.0f * (1.0f - kb) * cb;
+  *gg = clamp ((yy - kr * rr - kb * bb) * (1.0f / (1.0f - kr - kb)), 0.0f,
+      1.0f);
+  *r = clamp (rr, 0.0f, 1.0f);
+  *b = clamp (bb, 0.0f, 1.0f);
+}
+
+/* x^y of 8 values x >= 0 */
+inline float8
+tm_pow8 (float8 x, float y)
+{
+  return select ((float8) (0.0f), exp2 (y * log2 (x)), x > 0.0f);
+}
+
+/* Linear light of 8 pixels of R'G'B' @r, @g, @b, in place (through the
+ * table of the input's transfer, and for HLG the OOTF); returns PQ (max
+ * (R, G, B)): max (R', G', B') itself for PQ. */
+inline float8
+tm_x8_linear (__constant float *cfg, const __global float *lut,
+    float hlg_peak, float8 * r, float8 * g, float8 * b)
+{
+  const float8 sig = max (max (*r, *g), *b);
+  float8 k, s, y;
+
+  *r = tm_lut8 (lut, *r);
+  *g = tm_lut8 (lut, *g);
+  *b = tm_lut8 (lut, *b);
+  if (cfg[GST_CL_TONEMAP_CFG_HLG] == 0.0f)
+    return sig;
+  k = hlg_peak * tm_pow8 (0.2627f * *r + 0.6780f * *g + 0.0593f * *b, 0.2f);
+  *r *= k;
+  *g *= k;
+  *b *= k;
+  /* PQ's inverse EOTF of max (R, G, B) */
+  y = tm_pow8 (max (max (*r, *g), *b) / 10000.0f, TM_M1);
+  s = tm_pow8 ((TM_C1 + TM_C2 * y) / (1.0f + TM_C3 * y), TM_M2);
+  return s;
+}
+
+/* display R'G'B' of 8 pixels (tm_pixel in float8), in place */
+inline void
+tm_x8_display (__constant float *cfg, const __global float *lut,
+    const __global float *gain, float lt, float hlg_peak, float8 * r,
+    float8 * g, float8 * b)
+{
+  const __global float *oetf = lut + GST_CL_TONEMAP_LUT + 1;
+  const float8 k = tm_lut8 (gain, tm_x8_linear (cfg, lut, hlg_peak, r, g,
+          b));
+  float8 lr = *r * k, lg = *g * k, lb = *b * k;
+
+  if (cfg[GST_CL_TONEMAP_CFG_GAMUT] != 0.0f) {
+    __constant const float *m = cfg + GST_CL_TONEMAP_CFG_MATRIX;
+    const float8 r2 = m[0] * lr + m[1] * lg + m[2] * lb;
+    const float8 g2 = m[3] * lr + m[4] * lg + m[5] * lb;
+    lb = m[6] * lr + m[7] * lg + m[8] * lb;
+    lr = r2;
+    lg = g2;
+  }
+  *r = tm_lut8 (oetf, sqrt (clamp (lr, 0.0f, lt) / lt));
+  *g = tm_lut8 (oetf, sqrt (clamp (lg, 0.0f, lt) / lt));
+  *b = tm_lut8 (oetf, sqrt (clamp (lb, 0.0f, lt) / lt));
+}
+
+/* output Y' of the 8 pixels from x of pixel row @y; their Cb', Cr' in @u,
+ * @v */
+inline void
+tm_x8_write_y (__global uchar * dst, int8 dg, int y, int x,
+    __constant float *cfg, float8 r, float8 g, float8 b, float8 * u,
+    float8 * v)
+{
+  const float kr = cfg[GST_CL_TONEMAP_CFG_OUT_KR];
+  const float kb = cfg[GST_CL_TONEMAP_CFG_OUT_KB];
+  const float8 yy = kr * r + (1.0f - kr - kb) * g + kb * b;
+  const float8 lv = floor (cfg[GST_CL_TONEMAP_CFG_OUT_YOFF] +
+      cfg[GST_CL_TONEMAP_CFG_OUT_YSCALE] * yy + 0.5f);
+
+  *u = (b - yy) * (0.5f / (1.0f - kb));
+  *v = (r - yy) * (0.5f / (1.0f - kr));
+  TM_STORE_UC8 (dst + (size_t) dg.s0 + (size_t) y * dg.s3 + x,
+      convert_uchar8_sat (lv));
+}
+
+/* 8 pixels from x of row @y of RGBA64_LE into RGBA, alpha scaled */
+inline void
+tm_x8_rgba (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
+    int8 dg, int y, int x, __constant float *cfg, const __global float *lut,
+    const __global float *gain, float lt,
+    float hlg_peak)
+{
+  const __global ushort *p = (const __global ushort *) (src + (size_t) g.s0 +
+      (size_t) y * g.s3) + 4 * x;
+  const float8 al = convert_float8 ((ushort8) (TM_LOAD_US16 (p).s37bf,
+          TM_LOAD_US16 (p + 16).s37bf)) * cfg[GST_CL_TONEMAP_CFG_ALPHA];
+  __global uchar *o = dst + (size_t) dg.s0 + (size_t) y * dg.s3 + 4 * x;
+  float8 r, gg, b;
+  uchar8 r8, g8, b8, a8;
+
+  tm_x8_rgb (src, f, g, y, x, cfg, &r, &gg, &b);
+  tm_x8_display (cfg, lut, gain, lt, hlg_peak, &r, &gg, &b);
+  r8 = convert_uchar8_sat (floor (r * 255.0f + 0.5f));
+  g8 = convert_uchar8_sat (floor (gg * 255.0f + 0.5f));
+  b8 = convert_uchar8_sat (floor (b * 255.0f + 0.5f));
+  a8 = convert_uchar8_sat (floor (al + 0.5f));
+  TM_STORE_UC16 (o, ((uchar16) (r8.s0, g8.s0, b8.s0, a8.s0, r8.s1, g8.s1,
+              b8.s1, a8.s1, r8.s2, g8.s2, b8.s2, a8.s2, r8.s3, g8.s3, b8.s3,
+              a8.s3)));
+  TM_STORE_UC16 (o + 16, ((uchar16) (r8.s4, g8.s4, b8.s4, a8.s4, r8.s5,
+              g8.s5, b8.s5, a8.s5, r8.s6, g8.s6, b8.s6, a8.s6, r8.s7, g8.s7,
+              b8.s7, a8.s7)));
+}
+
+/* 8 pixels from x of row @y of a 4:4:4 frame */
+inline void
+tm_x8_444 (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
+    int8 dg, int y, int x, __constant float *cfg, const __global float *lut,
+    const __global float *gain, float lt,
+    float hlg_peak)
+{
+  const float co = cfg[GST_CL_TONEMAP_CFG_OUT_COFF];
+  const float cs = cfg[GST_CL_TONEMAP_CFG_OUT_CSCALE];
+  float8 r, gg, b, u, v;
+
+  tm_x8_rgb (src, f, g, y, x, cfg, &r, &gg, &b);
+  tm_x8_display (cfg, lut, gain, lt, hlg_peak, &r, &gg, &b);
+  tm_x8_write_y (dst, dg, y, x, cfg, r, gg, b, &u, &v);
+  TM_STORE_UC8 (dst + (size_t) dg.s1 + (size_t) y * dg.s4 + x,
+      convert_uchar8_sat (floor (co + cs * u + 0.5f)));
+  TM_STORE_UC8 (dst + (size_t) dg.s2 + (size_t) y * dg.s5 + x,
+      convert_uchar8_sat (floor (co + cs * v + 0.5f)));
+}
+
+/* 8 pixels from x of the two rows of block row @by of a 4:2:0 frame */
+inline void
+tm_x8_420 (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
+    int8 df, int8 dg, int by, int x, __constant float *cfg,
+    const __global float *lut, const __global float *gain, float lt,
+    float hlg_peak)
+{
+  float4 cb = (float4) (0.0f), cr = (float4) (0.0f), cbl, crl;
+
+  for (int row = 0; row < 2; row++) {
+    float8 r, gg, b, u, v;
+    tm_x8_rgb (src, f, g, 2 * by + row, x, cfg, &r, &gg, &b);
+    tm_x8_display (cfg, lut, gain, lt, hlg_peak, &r, &gg, &b);
+    tm_x8_write_y (dst, dg, 2 * by + row, x, cfg, r, gg, b, &u, &v);
+    cb += u.even + u.odd;
+    cr += v.even + v.odd;
+  }
+  cbl = floor (cfg[GST_CL_TONEMAP_CFG_OUT_COFF] +
+      cfg[GST_CL_TONEMAP_CFG_OUT_CSCALE] * cb * 0.25f + 0.5f);
+  crl = floor (cfg[GST_CL_TONEMAP_CFG_OUT_COFF] +
+      cfg[GST_CL_TONEMAP_CFG_OUT_CSCALE] * cr * 0.25f + 0.5f);
+  if (df.s0 == GST_CL_TONEMAP_KIND_SEMI) {
+    TM_STORE_UC8 (dst + (size_t) dg.s1 + (size_t) by * dg.s4 + x,
+        convert_uchar8_sat ((float8) (cbl.s0, crl.s0, cbl.s1, crl.s1,
+                cbl.s2, crl.s2, cbl.s3, crl.s3)));
+  } else {
+    TM_STORE_UC4 (dst + (size_t) dg.s1 + (size_t) by * dg.s4 + x / 2,
+        convert_uchar4_sat (cbl));
+    TM_STORE_UC4 (dst + (size_t) dg.s2 + (size_t) by * dg.s5 + x / 2,
+        convert_uchar4_sat (crl));
+  }
+}
+
+__kernel void
+tonemap_map_x8 (const __global uchar * src, int8 f, int8 g,
+    __global uchar * dst, int8 df, int8 dg, int width, int height,
+    __constant float *cfg, const __global float *lut,
+    const __global float *gain, float lt, float hlg_peak)
+{
+  const int nbx = (width + (1 << f.s1) - 1) >> f.s1, by = get_global_id (1);
+  const int bh = 1 << f.s2;
+  const int full = (by + 1) * bh <= height ? width & ~7 : 0;
+  int x;
+
+  if (by * bh >= height)
+    return;
+  for (x = 0; x < full; x += 8) {
+    if (f.s0 == GST_CL_TONEMAP_KIND_RGBA)
+      tm_x8_rgba (src, f, g, dst, dg, by, x, cfg, lut, gain, lt, hlg_peak);
+    else if (f.s1 == 0)
+      tm_x8_444 (src, f, g, dst, dg, by, x, cfg, lut, gain, lt, hlg_peak);
+    else
+      tm_x8_420 (src, f, g, dst, df, dg, by, x, cfg, lut, gain, lt,
+          hlg_peak);
+  }
+  for (int bx = x >> f.s1; bx < nbx; bx++)
+    tm_block (src, f, g, dst, df, dg, bx, by, width, height, cfg, lut, gain,
+        lt, hlg_peak);
+}
+
+/* The histogram of the same frames: rows of blocks per work-item into a
+ * private table, added to hist once per work-item */
+__kernel void
+tonemap_hist_x8 (const __global uchar * src, int8 f, int8 g, int width,
+    int height, int rows, __constant float *cfg, const __global float *lut,
+    float hlg_peak, __global uint * hist)
+{
+  uint h[GST_CL_TONEMAP_BINS];
+  const int bw = 1 << f.s1, bh = 1 << f.s2;
+  const int nby = (height + bh - 1) / bh, nbx = (width + bw - 1) / bw;
+  const int by0 = get_global_id (0) * rows;
+
+  if (by0 >= nby)
+    return;
+  for (int i = 0; i < GST_CL_TONEMAP_BINS; i++)
+    h[i] = 0;
+  for (int by = by0; by < min (by0 + rows, nby); by++) {
+    const int full = (by + 1) * bh <= height ? width & ~7 : 0;
+    int x;
+    for (x = 0; x < full; x += 8)
+      for (int row = 0; row < bh; row++) {
+        float8 r, gg, b;
+        int8 bin;
+        tm_x8_rgb (src, f, g, by * bh + row, x, cfg, &r, &gg, &b);
+        bin = min (convert_int8 (tm_x8_linear (cfg, lut, hlg_peak, &r, &gg,
+                    &b) * GST_CL_TONEMAP_BINS), GST_CL_TONEMAP_BINS - 1);
+        h[bin.s0]++; h[bin.s1]++; h[bin.s2]++; h[bin.s3]++;
+        h[bin.s4]++; h[bin.s5]++; h[bin.s6]++; h[bin.s7]++;
+      }
+    for (int bx = x / bw; bx < nbx; bx++) {
+      const float2 c = f.s0 == GST_CL_TONEMAP_KIND_RGBA ? (float2) (0.0f) :
+          tm_read_chroma (src, f, g, bx, by, cfg);
+      for (int y = by * bh; y < min ((by + 1) * bh, height); y++)
+        for (int xx = bx * bw; xx < min ((bx + 1) * bw, width); xx++) {
+          const float3 e = tm_read_rgb (src, f, g, xx, y, c, cfg);
+          const float3 l = cfg[GST_CL_TONEMAP_CFG_HLG] == 0.0f ? e :
+              tm_linear (e, cfg, lut, hlg_peak);
+          h[min ((int) (tm_signal_pq (e, l, cfg) * GST_CL_TONEMAP_BINS),
+                  GST_CL_TONEMAP_BINS - 1)]++;
+        }
+    }
+  }
+  for (int i = 0; i < GST_CL_TONEMAP_BINS; i++)
+    if (h[i])
+      atomic_add (&hist[i], h[i]);
+}
