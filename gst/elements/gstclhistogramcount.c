@@ -12,6 +12,7 @@
 
 #include "gstclhistogramcount.h"
 #include "gstclhistogramdeep.h"
+#include "gstclhistogramring.h"
 #include "gstclhistogramstats.h"
 #include "gstclkernels.h"
 
@@ -77,6 +78,7 @@ struct _GstClHistogramCount
   gboolean tables_dirty;        /* a frame failed: zero them again */
   cl_mem partials;
   gsize partials_size;
+  GstClHistogramRing *ring;     /* partials read in place (SVM devices) */
   cl_mem totals;                /* N_SLOTS * 256 sums of the partials */
 
   /* formats of more than 8 bits */
@@ -128,6 +130,7 @@ gst_cl_histogram_count_new (GstClDevice * device, cl_program program,
       !(count->k_image = gst_cl_kernel_new (program, "histogram_image",
               error)))
     goto failed;
+  count->ring = gst_cl_histogram_ring_new (device);
   count->totals = clCreateBuffer (device->context, CL_MEM_READ_WRITE,
       N_SLOTS * 256 * sizeof (guint32), NULL, &st);
   if (st != CL_SUCCESS) {
@@ -164,6 +167,7 @@ gst_cl_histogram_count_free (GstClHistogramCount * count)
   g_clear_pointer (&count->totals, clReleaseMemObject);
   g_clear_pointer (&count->tables, clReleaseMemObject);
   g_clear_pointer (&count->partials, clReleaseMemObject);
+  g_clear_pointer (&count->ring, gst_cl_histogram_ring_free);
   gst_object_unref (count->device);
   g_free (count);
 }
@@ -339,10 +343,10 @@ strips_shape (GstClFrameWork * work, const GstClPlane * src,
 /* histogram_pairs: the pair tables, folded into @n_units partials */
 static gboolean
 count_pairs (GstClHistogramCount * count, const GstClPlane * src,
-    GstClFrameWork * work, GstClLaunch * l, cl_int n_units, GError ** error)
+    GstClFrameWork * work, GstClLaunch * l, cl_int n_units, cl_mem partials,
+    GError ** error)
 {
-  if (!ensure_partials (count, n_units, error)
-      || !ensure_tables (count, work, n_units, error))
+  if (!ensure_tables (count, work, n_units, error))
     return FALSE;
   /* until the frame is read back: a failed frame may leave counts in the
    * tables */
@@ -351,35 +355,58 @@ count_pairs (GstClHistogramCount * count, const GstClPlane * src,
       GST_CL_ARG (src->stride), GST_CL_ARG (src->units),
       GST_CL_ARG (src->height), GST_CL_ARG (l->chunk),
       GST_CL_ARG (l->rows), GST_CL_ARG (count->tables),
-      GST_CL_ARG (count->partials), GST_CL_ARG (n_units), GST_CL_ARGS_END)
+      GST_CL_ARG (partials), GST_CL_ARG (n_units), GST_CL_ARGS_END)
       && gst_cl_frame_work_enqueue (work, count->k_pairs, l, error);
 }
 
+/* Where a frame's @n_units partials a slot go: a ring slot the host reads
+ * in place (@pf then holds it), else the count's own buffer */
+static gboolean
+strips_target (GstClHistogramCount * count, cl_int n_units,
+    GstClHistogramCounts * pf, cl_mem * partials, GError ** error)
+{
+  gsize bytes = (gsize) N_SLOTS * n_units * 256 * sizeof (guint32);
+
+  if (n_units <= MAX_HOST_UNITS && gst_cl_histogram_ring_take (count->ring,
+          bytes, partials, &pf->host, &pf->slot_busy)) {
+    pf->sparse = TRUE;
+    return TRUE;
+  }
+  *partials = NULL;
+  if (!ensure_partials (count, n_units, error))
+    return FALSE;
+  *partials = count->partials;
+  return TRUE;
+}
+
 /* CPUs: strips counted into *@n_units partial tables a slot, by
- * histogram_pairs (*@pairs) or histogram_strips */
+ * histogram_pairs (*@pairs) or histogram_strips, into a ring slot of @pf
+ * or the count's partials */
 static gboolean
 count_strips (GstClHistogramCount * count, const GstClPlane * src,
-    guint want, GstClFrameWork * work, cl_int * n_units, gboolean * pairs,
-    GError ** error)
+    GstClHistogramCounts * pf, GstClFrameWork * work, cl_int * n_units,
+    gboolean * pairs, GError ** error)
 {
-  cl_int iwant = want;
+  cl_int iwant = pf->want;
+  cl_mem partials;
   GstClLaunch l;
 
   strips_shape (work, src, &l);
   *n_units = l.global[0] * l.global[1];
+  if (!strips_target (count, *n_units, pf, &partials, error))
+    return FALSE;
   /* pair tables only where a work-item counts more pixels than its table
    * has counters: its fold reads and zeroes all of them */
   *pairs = src->step == 1 && *n_units <= MAX_PAIR_UNITS &&
       (gsize) src->units * src->height / *n_units >= 2 * PAIR_TABLE_SIZE;
   if (*pairs)
-    return count_pairs (count, src, work, &l, *n_units, error);
-  return ensure_partials (count, *n_units, error)
-      && gst_cl_set_args (count->k_strips, error, GST_CL_ARG (src->mem),
+    return count_pairs (count, src, work, &l, *n_units, partials, error);
+  return gst_cl_set_args (count->k_strips, error, GST_CL_ARG (src->mem),
       GST_CL_ARG (src->stride), GST_CL_ARG (src->units),
       GST_CL_ARG (src->height), GST_CL_ARG (src->step),
       GST_CL_ARG (count->r_off), GST_CL_ARG (count->g_off),
       GST_CL_ARG (count->b_off), GST_CL_ARG (iwant), GST_CL_ARG (l.chunk),
-      GST_CL_ARG (l.rows), GST_CL_ARG (count->partials),
+      GST_CL_ARG (l.rows), GST_CL_ARG (partials),
       GST_CL_ARG (*n_units), GST_CL_ARGS_END)
       && gst_cl_frame_work_enqueue (work, count->k_strips, &l, error);
 }
@@ -511,8 +538,18 @@ count_bytes (GstClHistogramCount * count, const GstClPlane * src,
   cl_mem partials;
 
   if (!src->is_image && gst_cl_frame_work_uses_strips (work)) {
-    if (!count_strips (count, src, pf->want, work, &n_units, &pairs, error))
+    if (!count_strips (count, src, pf, work, &n_units, &pairs, error))
       return FALSE;
+    if (pf->sparse) {
+      /* written in place: the counts are there once the kernel is done */
+      pf->depth = 8;
+      pf->n_units = n_units;
+      pf->read = work->last;
+      clRetainEvent (pf->read);
+      if (pairs)
+        count->tables_dirty = FALSE;
+      return TRUE;
+    }
     partials = count->partials;
   } else {
     if (!count_tiles (count, src, pf->want, work, error))
@@ -588,6 +625,8 @@ gst_cl_histogram_counts_add (const GstClHistogramCounts * counts,
     guint64 *c = sums + ((gsize) slot << counts->depth);
     if (!(counts->want & (1u << slot)))
       continue;
+    if (counts->sparse)
+      p = counts->host + (gsize) slot * counts->n_units * levels;
     unit = 0;
     if (first) {
       for (v = 0; v < levels; v++)
@@ -615,6 +654,12 @@ gst_cl_histogram_counts_clear (GstClHistogramCounts * counts)
     gst_cl_event_wait (counts->read, NULL);
     clReleaseEvent (counts->read);
     counts->read = NULL;
+  }
+  if (counts->slot_busy) {
+    /* the ring's: free for another frame */
+    g_atomic_int_set (counts->slot_busy, 0);
+    counts->slot_busy = NULL;
+    counts->host = NULL;
   }
   g_clear_pointer (&counts->host, g_free);
 }

@@ -16,7 +16,13 @@ G_BEGIN_DECLS
  * @n_units: partial tables per counted slot, to add up
  * @host: @n_units tables of 2^@depth levels per counted slot, in slot
  *   order; written by the device until @read completes
- * @read: the last read into @host, NULL if nothing was counted
+ * @read: the last read into @host (or the kernel that wrote it in place),
+ *   NULL if nothing was counted
+ * @sparse: @host holds the tables of every slot, counted or not (slot s at
+ *   s x @n_units tables), where the device wrote them
+ * @slot_busy: (nullable): the flag of the ring slot @host lies in
+ *   (gstclhistogramring.h), cleared with the counts; NULL where @host was
+ *   allocated for them
  *
  * A frame's counts on their way to the host. The caller sets @want and
  * @depth and zeroes the rest before gst_cl_histogram_count_frame().
@@ -28,6 +34,8 @@ typedef struct
   gint n_units;
   guint32 *host;
   cl_event read;
+  gboolean sparse;
+  gint *slot_busy;
 } GstClHistogramCounts;
 
 /**
