@@ -33,6 +33,8 @@ double pq_eotf (double e);
 double pq_inv (double nits);
 
 /* The frame peak x (PQ) of the frame in @buf (layout @info). */
+gboolean ref_frame_peak_ambiguous (GstBuffer * buf,
+    const GstVideoInfo * info, const Ref * r, double percentile);
 double ref_frame_peak (GstBuffer * buf, const GstVideoInfo * info,
     const Ref * r, double percentile);
 
