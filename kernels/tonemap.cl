@@ -106,6 +106,31 @@ tm_write (__global uchar * b, size_t off, int8 f, uint v)
     b[off + 1] = (uchar) (w >> 8);
 }
 
+/* normalised chroma (Cb, Cr) from the levels @v (multiplications by the
+ * reciprocals: a GPU's division is a dozen instructions) */
+inline float2
+tm_chroma (uint2 v, __constant float *cfg)
+{
+  return (convert_float2 (v) - cfg[GST_CL_TONEMAP_CFG_IN_COFF]) *
+      (1.0f / cfg[GST_CL_TONEMAP_CFG_IN_CSCALE]);
+}
+
+/* R'G'B' in [0, 1] from the luma level @yv and the normalised chroma */
+inline float3
+tm_ycc_rgb (uint yv, float2 c, __constant float *cfg)
+{
+  const float kr = cfg[GST_CL_TONEMAP_CFG_IN_KR];
+  const float kb = cfg[GST_CL_TONEMAP_CFG_IN_KB];
+  const float yy = ((float) yv - cfg[GST_CL_TONEMAP_CFG_IN_YOFF]) *
+      (1.0f / cfg[GST_CL_TONEMAP_CFG_IN_YSCALE]);
+  float3 rgb;
+
+  rgb.x = yy + 2.0f * (1.0f - kr) * c.y;
+  rgb.z = yy + 2.0f * (1.0f - kb) * c.x;
+  rgb.y = (yy - kr * rgb.x - kb * rgb.z) * (1.0f / (1.0f - kr - kb));
+  return clamp (rgb, 0.0f, 1.0f);
+}
+
 /* the normalised chroma (Cb, Cr) of block (bx, by) */
 inline float2
 tm_read_chroma (const __global uchar * src, int8 f, int8 g, int bx, int by,
@@ -119,8 +144,8 @@ tm_read_chroma (const __global uchar * src, int8 f, int8 g, int bx, int by,
     ob = (size_t) g.s1 + (size_t) by * g.s4 + (size_t) bx * f.s3;
     ocr = (size_t) g.s2 + (size_t) by * g.s5 + (size_t) bx * f.s3;
   }
-  return ((float2) (tm_read (src, ob, f), tm_read (src, ocr, f)) -
-      cfg[GST_CL_TONEMAP_CFG_IN_COFF]) / cfg[GST_CL_TONEMAP_CFG_IN_CSCALE];
+  return tm_chroma ((uint2) (tm_read (src, ob, f), tm_read (src, ocr, f)),
+      cfg);
 }
 
 /* R'G'B' of pixel (x, y) in [0, 1], from its Y' and its block's chroma
@@ -129,24 +154,15 @@ inline float3
 tm_read_rgb (const __global uchar * src, int8 f, int8 g, int x, int y,
     float2 c, __constant float *cfg)
 {
-  float3 rgb;
   if (f.s0 == GST_CL_TONEMAP_KIND_RGBA) {
     const size_t o = (size_t) g.s0 + (size_t) y * g.s3 + (size_t) x * 4 *
         f.s3;
     const float maxv = (float) ((1u << f.s4) - 1u);
-    rgb = (float3) (tm_read (src, o, f), tm_read (src, o + f.s3, f),
-        tm_read (src, o + 2 * f.s3, f)) / maxv;
-  } else {
-    const float kr = cfg[GST_CL_TONEMAP_CFG_IN_KR];
-    const float kb = cfg[GST_CL_TONEMAP_CFG_IN_KB];
-    const size_t o = (size_t) g.s0 + (size_t) y * g.s3 + (size_t) x * f.s3;
-    const float yy = ((float) tm_read (src, o, f) -
-        cfg[GST_CL_TONEMAP_CFG_IN_YOFF]) / cfg[GST_CL_TONEMAP_CFG_IN_YSCALE];
-    rgb.x = yy + 2.0f * (1.0f - kr) * c.y;
-    rgb.z = yy + 2.0f * (1.0f - kb) * c.x;
-    rgb.y = (yy - kr * rgb.x - kb * rgb.z) / (1.0f - kr - kb);
+    return clamp ((float3) (tm_read (src, o, f), tm_read (src, o + f.s3, f),
+            tm_read (src, o + 2 * f.s3, f)) / maxv, 0.0f, 1.0f);
   }
-  return clamp (rgb, 0.0f, 1.0f);
+  return tm_ycc_rgb (tm_read (src, (size_t) g.s0 + (size_t) y * g.s3 +
+          (size_t) x * f.s3, f), c, cfg);
 }
 
 /* R'G'B' to linear light in nits: the PQ EOTF, or HLG's inverse OETF and
@@ -208,6 +224,61 @@ tonemap_hist (const __global uchar * src, int8 f, int8 g, int width,
                     GST_CL_TONEMAP_BINS - 1)]);
       }
   }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (int i = lid; i < GST_CL_TONEMAP_BINS; i += lsize)
+    if (lh[i])
+      atomic_add (&hist[i], lh[i]);
+}
+
+/* The histogram on GPUs of 16-bit 4:2:0 semi-planar input (P010_10LE,
+ * P016_LE), planes at even offsets and strides (what tonemap_map_semi16
+ * takes): as tonemap_hist counts, a 2x2 block at a time read as pairs of
+ * words, and a run of pixels in the same bin counted with one atomic add
+ * (neighbouring pixels often share a bin, and local atomics on one
+ * address are serialised). */
+__kernel void
+tonemap_hist_semi16 (const __global ushort * src, int8 f, int8 g,
+    int width, int height, __constant float *cfg, const __global float *lut,
+    float hlg_peak, __global uint * hist)
+{
+  __local uint lh[GST_CL_TONEMAP_BINS];
+  const int lid = get_local_id (0), lsize = get_local_size (0);
+  const int nbx = (width + 1) >> 1, nby = (height + 1) >> 1;
+  const int nblocks = nbx * nby;
+  const uint mask = (1u << f.s4) - 1u;
+  int run_bin = -1;
+  uint run = 0;
+
+  for (int i = lid; i < GST_CL_TONEMAP_BINS; i += lsize)
+    lh[i] = 0;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (int b = get_global_id (0); b < nblocks; b += get_global_size (0)) {
+    const int bx = b % nbx, by = b / nbx;
+    const int pair = 2 * bx + 1 < width;
+    const float2 c = tm_chroma ((convert_uint2 (vload2 (0, src + (g.s1 >> 1)
+                    + by * (g.s4 >> 1) + 2 * bx)) >> f.s5) & mask, cfg);
+    for (int y = 2 * by; y < min (2 * by + 2, height); y++) {
+      const __global ushort *row = src + (g.s0 >> 1) + y * (g.s3 >> 1);
+      const uint2 yv = pair ? (convert_uint2 (vload2 (bx, row)) >> f.s5) &
+          mask : (uint2) ((row[2 * bx] >> f.s5) & mask, 0);
+      for (int k = 0; k < 1 + pair; k++) {
+        const float3 e = tm_ycc_rgb (k ? yv.y : yv.x, c, cfg);
+        const float3 l = cfg[GST_CL_TONEMAP_CFG_HLG] == 0.0f ? e :
+            tm_linear (e, cfg, lut, hlg_peak);
+        const int bin = min ((int) (tm_signal_pq (e, l, cfg) *
+                GST_CL_TONEMAP_BINS), GST_CL_TONEMAP_BINS - 1);
+        if (bin != run_bin) {
+          if (run)
+            atomic_add (&lh[run_bin], run);
+          run_bin = bin;
+          run = 0;
+        }
+        run++;
+      }
+    }
+  }
+  if (run)
+    atomic_add (&lh[run_bin], run);
   barrier (CLK_LOCAL_MEM_FENCE);
   for (int i = lid; i < GST_CL_TONEMAP_BINS; i += lsize)
     if (lh[i])
@@ -379,7 +450,7 @@ tm_display (float3 l, __constant float *cfg, const __global float *lut,
         m[3] * l.x + m[4] * l.y + m[5] * l.z,
         m[6] * l.x + m[7] * l.y + m[8] * l.z);
   }
-  l = sqrt (clamp (l, 0.0f, lt) / lt);
+  l = sqrt (clamp (l, 0.0f, lt) * (1.0f / lt));
   return (float3) (tm_lut (oetf, l.x), tm_lut (oetf, l.y),
       tm_lut (oetf, l.z));
 }
@@ -390,16 +461,50 @@ tm_level (float v, float maxv)
   return (uint) clamp (floor (v + 0.5f), 0.0f, maxv);
 }
 
+/* display R'G'B' of the input R'G'B' @e */
+inline float3
+tm_map_rgb (float3 e, __constant float *cfg, const __global float *lut,
+    const __global float *gain, float lt, float hlg_peak)
+{
+  const float3 l = tm_linear (e, cfg, lut, hlg_peak);
+  return tm_display (l * tm_lut (gain, tm_signal_pq (e, l, cfg)), cfg, lut,
+      lt);
+}
+
+/* the output luma level of display R'G'B' @v, its chroma added to
+ * @csum */
+inline uint
+tm_luma_level (float3 v, __constant float *cfg, float2 * csum)
+{
+  const float kr = cfg[GST_CL_TONEMAP_CFG_OUT_KR];
+  const float kb = cfg[GST_CL_TONEMAP_CFG_OUT_KB];
+  const float yy = kr * v.x + (1.0f - kr - kb) * v.y + kb * v.z;
+
+  *csum += (float2) ((v.z - yy) * (1.0f / (2.0f * (1.0f - kb))),
+      (v.x - yy) * (1.0f / (2.0f * (1.0f - kr))));
+  return tm_level (cfg[GST_CL_TONEMAP_CFG_OUT_YOFF] +
+      cfg[GST_CL_TONEMAP_CFG_OUT_YSCALE] * yy,
+      cfg[GST_CL_TONEMAP_CFG_OUT_MAX]);
+}
+
+/* the output chroma levels (Cb, Cr) of the mean chroma @cm of a block */
+inline uint2
+tm_chroma_levels (float2 cm, __constant float *cfg)
+{
+  const float maxv = cfg[GST_CL_TONEMAP_CFG_OUT_MAX];
+  const float2 cv = cfg[GST_CL_TONEMAP_CFG_OUT_COFF] +
+      cfg[GST_CL_TONEMAP_CFG_OUT_CSCALE] * cm;
+  return (uint2) (tm_level (cv.x, maxv), tm_level (cv.y, maxv));
+}
+
 /* display R'G'B' of pixel (x, y) */
 inline float3
 tm_pixel (const __global uchar * src, int8 f, int8 g, int x, int y,
     float2 c, __constant float *cfg, const __global float *lut,
     const __global float *gain, float lt, float hlg_peak)
 {
-  const float3 e = tm_read_rgb (src, f, g, x, y, c, cfg);
-  const float3 l = tm_linear (e, cfg, lut, hlg_peak);
-  return tm_display (l * tm_lut (gain, tm_signal_pq (e, l, cfg)), cfg, lut,
-      lt);
+  return tm_map_rgb (tm_read_rgb (src, f, g, x, y, c, cfg), cfg, lut, gain,
+      lt, hlg_peak);
 }
 
 /* pixel (x, y) of RGBA output, its alpha from the input */
@@ -425,10 +530,8 @@ inline void
 tm_write_chroma (__global uchar * dst, int8 df, int8 dg, int bx, int by,
     float2 cm, __constant float *cfg)
 {
-  const float maxv = cfg[GST_CL_TONEMAP_CFG_OUT_MAX];
-  const float2 cv = cfg[GST_CL_TONEMAP_CFG_OUT_COFF] +
-      cfg[GST_CL_TONEMAP_CFG_OUT_CSCALE] * cm;
-  const uint cb = tm_level (cv.x, maxv), cr = tm_level (cv.y, maxv);
+  const uint2 lv = tm_chroma_levels (cm, cfg);
+  const uint cb = lv.x, cr = lv.y;
 
   if (df.s0 == GST_CL_TONEMAP_KIND_SEMI) {
     const size_t o = (size_t) dg.s1 + (size_t) by * dg.s4 +
@@ -453,9 +556,6 @@ tm_block (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
   const int x0 = bx << f.s1, y0 = by << f.s2;
   const int x1 = min (x0 + (1 << f.s1), width);
   const int y1 = min (y0 + (1 << f.s2), height);
-  const float kr = cfg[GST_CL_TONEMAP_CFG_OUT_KR];
-  const float kb = cfg[GST_CL_TONEMAP_CFG_OUT_KB];
-  const float maxv = cfg[GST_CL_TONEMAP_CFG_OUT_MAX];
   const int rgba = f.s0 == GST_CL_TONEMAP_KIND_RGBA;
   const float2 c = rgba ? (float2) (0.0f) : tm_read_chroma (src, f, g, bx,
       by, cfg);
@@ -466,17 +566,12 @@ tm_block (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
     for (int x = x0; x < x1; x++) {
       const float3 v = tm_pixel (src, f, g, x, y, c, cfg, lut, gain, lt,
           hlg_peak);
-      float yy;
       if (rgba) {
         tm_write_rgba (src, f, g, dst, df, dg, x, y, v, cfg);
         continue;
       }
-      yy = kr * v.x + (1.0f - kr - kb) * v.y + kb * v.z;
       tm_write (dst, (size_t) dg.s0 + (size_t) y * dg.s3 +
-          (size_t) x * df.s3, df, tm_level (cfg[GST_CL_TONEMAP_CFG_OUT_YOFF] +
-              cfg[GST_CL_TONEMAP_CFG_OUT_YSCALE] * yy, maxv));
-      csum += (float2) ((v.z - yy) / (2.0f * (1.0f - kb)),
-          (v.x - yy) / (2.0f * (1.0f - kr)));
+          (size_t) x * df.s3, df, tm_luma_level (v, cfg, &csum));
       n++;
     }
   if (!rgba)
@@ -499,4 +594,49 @@ tonemap_map (const __global uchar * src, int8 f, int8 g,
   for (int bx = bx0; bx < min (bx0 + chunk, nbx); bx++)
     tm_block (src, f, g, dst, df, dg, bx, by, width, height, cfg, lut, gain,
         lt, hlg_peak);
+}
+
+/* The mapping on GPUs of 16-bit 4:2:0 semi-planar input (P010_10LE,
+ * P016_LE) into 8-bit semi-planar output (NV12), every plane at an even
+ * offset and stride: a 2x2 block a work-item, as tm_block maps it (the
+ * same operations in the same order, so the same output), its rows and
+ * its chroma read as pairs of words and written as pairs of bytes, with
+ * 32-bit offsets (the frame under 2 GB: the host checks), and no test of
+ * the format per sample. */
+__kernel void
+tonemap_map_semi16 (const __global ushort * src, int8 f, int8 g,
+    __global uchar * dst, int8 dg, int width, int height,
+    __constant float *cfg, const __global float *lut,
+    const __global float *gain, float lt, float hlg_peak)
+{
+  const int bx = get_global_id (0), by = get_global_id (1);
+  const int nbx = (width + 1) >> 1, nby = (height + 1) >> 1;
+  const uint mask = (1u << f.s4) - 1u;
+  const int pair = 2 * bx + 1 < width;
+  float2 csum = (float2) (0.0f), c;
+  int n = 0;
+
+  if (bx >= nbx || by >= nby)
+    return;
+  c = tm_chroma ((convert_uint2 (vload2 (0, src + (g.s1 >> 1) + by *
+                  (g.s4 >> 1) + 2 * bx)) >> f.s5) & mask, cfg);
+  for (int y = 2 * by; y < min (2 * by + 2, height); y++) {
+    const __global ushort *row = src + (g.s0 >> 1) + y * (g.s3 >> 1);
+    __global uchar *out = dst + dg.s0 + y * dg.s3 + 2 * bx;
+    const uint2 yv = pair ? (convert_uint2 (vload2 (bx, row)) >> f.s5) &
+        mask : (uint2) ((row[2 * bx] >> f.s5) & mask, 0);
+    const uint l0 = tm_luma_level (tm_map_rgb (tm_ycc_rgb (yv.x, c, cfg),
+            cfg, lut, gain, lt, hlg_peak), cfg, &csum);
+    if (pair) {
+      const uint l1 = tm_luma_level (tm_map_rgb (tm_ycc_rgb (yv.y, c, cfg),
+              cfg, lut, gain, lt, hlg_peak), cfg, &csum);
+      vstore2 ((uchar2) (l0, l1), 0, out);
+      n += 2;
+    } else {
+      out[0] = (uchar) l0;
+      n++;
+    }
+  }
+  vstore2 (convert_uchar2 (tm_chroma_levels (csum / (float) n, cfg)), 0,
+      dst + dg.s1 + by * dg.s4 + 2 * bx);
 }

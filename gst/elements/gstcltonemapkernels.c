@@ -85,6 +85,10 @@ gst_cl_tone_map_kernels_setup (GstClToneMapKernels * k, GstClDevice * device,
   if (!(k->k_hist = gst_cl_kernel_new (program, "tonemap_hist", error))
       || !(k->k_curve = gst_cl_kernel_new (program, "tonemap_curve", error))
       || !(k->k_map = gst_cl_kernel_new (program, "tonemap_map", error))
+      || !(k->k_hist_semi16 = gst_cl_kernel_new (program,
+              "tonemap_hist_semi16", error))
+      || !(k->k_map_semi16 = gst_cl_kernel_new (program,
+              "tonemap_map_semi16", error))
       || !(k->k_histx8 = gst_cl_kernel_new (program, "tonemap_hist_x8",
               error))
       || !(k->k_mapx8 = gst_cl_kernel_new (program, "tonemap_map_x8", error))
@@ -121,6 +125,8 @@ gst_cl_tone_map_kernels_cleanup (GstClToneMapKernels * k)
   release_kernel (&k->k_hist);
   release_kernel (&k->k_curve);
   release_kernel (&k->k_map);
+  release_kernel (&k->k_map_semi16);
+  release_kernel (&k->k_hist_semi16);
   release_kernel (&k->k_histx8);
   release_kernel (&k->k_mapx8);
   release_mem (&k->cfg);
@@ -177,6 +183,34 @@ launch_1d (GstClLaunch * l, size_t items, size_t group)
   l->local[0] = group;
 }
 
+/* Whether the GPU kernels of 16-bit 4:2:0 semi-planar input (P010_10LE,
+ * P016_LE) take the input frame of geometry @sg: word pairs at even
+ * offsets and strides, offsets in 32 bits. */
+static gboolean
+semi16_input (GstClToneMapKernels * k, const GstClFrameWork * work,
+    const GstClFramePair * frames, const cl_int8 * sg)
+{
+  const cl_int8 *f = &k->in_fmt;
+
+  return gst_cl_device_builds_gpu_kernels (work->device) &&
+      f->s[0] == GST_CL_TONEMAP_KIND_SEMI && f->s[1] == 1 && f->s[2] == 1 &&
+      f->s[3] == 2 && ((sg->s[0] | sg->s[1] | sg->s[3] | sg->s[4]) & 1) == 0
+      && frames->in_layout->size < G_MAXINT32;
+}
+
+/* ... and the mapping of such input into 8-bit semi-planar output
+ * (NV12), offsets in 32 bits */
+static gboolean
+map_semi16 (GstClToneMapKernels * k, const GstClFrameWork * work,
+    const GstClFramePair * frames, const cl_int8 * sg)
+{
+  const cl_int8 *d = &k->out_fmt;
+
+  return semi16_input (k, work, frames, sg) &&
+      d->s[0] == GST_CL_TONEMAP_KIND_SEMI && d->s[3] == 1 && d->s[5] == 0 &&
+      frames->out_layout->size < G_MAXINT32;
+}
+
 /* 1. the histogram of the frame (dynamic peak only) */
 static gboolean
 enqueue_hist (GstClToneMapKernels * k, GstClFrameWork * work,
@@ -203,6 +237,12 @@ enqueue_hist (GstClToneMapKernels * k, GstClFrameWork * work,
         && gst_cl_frame_work_enqueue (work, k->k_histx8, &l, error);
   }
   launch_1d (&l, MAX (groups, 1) * k->hist_local, k->hist_local);
+  if (semi16_input (k, work, frames, geo))
+    return gst_cl_set_args (k->k_hist_semi16, error, GST_CL_ARG (frames->in),
+        GST_CL_ARG (k->in_fmt), GST_CL_ARG (*geo), GST_CL_ARG (w),
+        GST_CL_ARG (h), GST_CL_ARG (k->cfg), GST_CL_ARG (k->lut),
+        GST_CL_ARG (hlg_peak), GST_CL_ARG (k->hist), GST_CL_ARGS_END)
+        && gst_cl_frame_work_enqueue (work, k->k_hist_semi16, &l, error);
   return gst_cl_set_args (k->k_hist, error, GST_CL_ARG (frames->in),
       GST_CL_ARG (k->in_fmt), GST_CL_ARG (*geo), GST_CL_ARG (w),
       GST_CL_ARG (h), GST_CL_ARG (k->cfg), GST_CL_ARG (k->lut),
@@ -277,6 +317,13 @@ enqueue_map (GstClToneMapKernels * k, GstClFrameWork * work,
   GstClLaunch l;
 
   map_launch (k, work, w, h, &l);
+  if (map_semi16 (k, work, frames, sg))
+    return gst_cl_set_args (k->k_map_semi16, error, GST_CL_ARG (frames->in),
+        GST_CL_ARG (k->in_fmt), GST_CL_ARG (*sg), GST_CL_ARG (frames->out),
+        GST_CL_ARG (*dg), GST_CL_ARG (w), GST_CL_ARG (h), GST_CL_ARG (k->cfg),
+        GST_CL_ARG (k->lut), GST_CL_ARG (k->gain), GST_CL_ARG (lt),
+        GST_CL_ARG (hlg_peak), GST_CL_ARGS_END)
+        && gst_cl_frame_work_enqueue (work, k->k_map_semi16, &l, error);
   if (k->fastx8)
     return gst_cl_set_args (k->k_mapx8, error, GST_CL_ARG (frames->in),
         GST_CL_ARG (k->in_fmt), GST_CL_ARG (*sg), GST_CL_ARG (frames->out),

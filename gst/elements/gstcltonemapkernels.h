@@ -35,7 +35,8 @@ typedef struct
  */
 typedef struct
 {
-  cl_kernel k_hist, k_curve, k_map, k_histx8, k_mapx8;
+  cl_kernel k_hist, k_curve, k_map, k_hist_semi16, k_map_semi16;
+  cl_kernel k_histx8, k_mapx8;
   size_t hist_local;
   cl_mem cfg, params, state, hist, lut, gain;
   GQueue pending;
