@@ -235,21 +235,25 @@ tonemap_hist (const __global uchar * src, int8 f, int8 g, int width,
  * takes): as tonemap_hist counts, a 2x2 block at a time read as pairs of
  * words, and a run of pixels in the same bin counted with one atomic add
  * (neighbouring pixels often share a bin, and local atomics on one
- * address are serialised). */
+ * address are serialised), into one of TM_HIST_COPIES copies of the
+ * group's table by work-item, so that a warp's items seldom add to the
+ * same word. */
+#define TM_HIST_COPIES 8
 __kernel void
 tonemap_hist_semi16 (const __global ushort * src, int8 f, int8 g,
     int width, int height, __constant float *cfg, const __global float *lut,
     float hlg_peak, __global uint * hist)
 {
-  __local uint lh[GST_CL_TONEMAP_BINS];
+  __local uint lh[TM_HIST_COPIES * GST_CL_TONEMAP_BINS];
   const int lid = get_local_id (0), lsize = get_local_size (0);
+  __local uint *mine = lh + (lid % TM_HIST_COPIES) * GST_CL_TONEMAP_BINS;
   const int nbx = (width + 1) >> 1, nby = (height + 1) >> 1;
   const int nblocks = nbx * nby;
   const uint mask = (1u << f.s4) - 1u;
   int run_bin = -1;
   uint run = 0;
 
-  for (int i = lid; i < GST_CL_TONEMAP_BINS; i += lsize)
+  for (int i = lid; i < TM_HIST_COPIES * GST_CL_TONEMAP_BINS; i += lsize)
     lh[i] = 0;
   barrier (CLK_LOCAL_MEM_FENCE);
   for (int b = get_global_id (0); b < nblocks; b += get_global_size (0)) {
@@ -269,7 +273,7 @@ tonemap_hist_semi16 (const __global ushort * src, int8 f, int8 g,
                 GST_CL_TONEMAP_BINS), GST_CL_TONEMAP_BINS - 1);
         if (bin != run_bin) {
           if (run)
-            atomic_add (&lh[run_bin], run);
+            atomic_add (&mine[run_bin], run);
           run_bin = bin;
           run = 0;
         }
@@ -278,11 +282,15 @@ tonemap_hist_semi16 (const __global ushort * src, int8 f, int8 g,
     }
   }
   if (run)
-    atomic_add (&lh[run_bin], run);
+    atomic_add (&mine[run_bin], run);
   barrier (CLK_LOCAL_MEM_FENCE);
-  for (int i = lid; i < GST_CL_TONEMAP_BINS; i += lsize)
-    if (lh[i])
-      atomic_add (&hist[i], lh[i]);
+  for (int i = lid; i < GST_CL_TONEMAP_BINS; i += lsize) {
+    uint sum = 0;
+    for (int k = 0; k < TM_HIST_COPIES; k++)
+      sum += lh[k * GST_CL_TONEMAP_BINS + i];
+    if (sum)
+      atomic_add (&hist[i], sum);
+  }
 }
 
 /* ------------------------------------------------------------------------ */
