@@ -377,3 +377,82 @@ clahe_blend_image (__read_only image2d_t src, __write_only image2d_t dst,
     }
   }
 }
+
+/* ------------------------------------------------------------------------ */
+/* GPUs, up to 12 bits, buffers: each tile counted by `parts` work-groups   */
+
+/* A slice of the tile's rows a work-group (tile = group / parts), into a
+ * partial histogram of its own in `partials` (bins a group, plain stores):
+ * OpenCV's 8x8 grid is 64 tiles, a group each would leave most of a large
+ * GPU idle. The group counts into `copies` local tables, item i into
+ * table i % copies (a warp's items on a flat area all count one bin, and
+ * atomics on one word are serialised). */
+__kernel void
+clahe_count_parts (const __global uchar * src, int stride, int wide,
+    int width, int height, int shift, uint mask, int tw, int th,
+    int tiles_x, int bins, int parts, __global uint * partials,
+    __local uint * hist, int copies)
+{
+  const int group = (int) get_group_id (0);
+  const int tile = group / parts, part = group % parts;
+  const int n = (int) get_local_size (0), lid = (int) get_local_id (0);
+  const int tx0 = (tile % tiles_x) * tw, ty0 = (tile / tiles_x) * th;
+  const int r0 = part * th / parts, rows = (part + 1) * th / parts - r0;
+  __local uint *mine = hist + (lid % copies) * bins;
+  __global uint *out = partials + (size_t) group * bins;
+
+  for (int b = lid; b < bins * copies; b += n)
+    hist[b] = 0;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (2 * tw >= n) {
+    /* a row at a time, an item a column (no division a pixel) */
+    for (int r = 0; r < rows; r++) {
+      const int y = clahe_reflect101 (ty0 + r0 + r, height);
+      for (int c = lid; c < tw; c += n) {
+        const int x = tx0 + c < width ? tx0 + c :
+            clahe_reflect101 (tx0 + c, width);
+        atomic_inc (&mine[clahe_load (src, stride, wide, x, y, shift,
+                    mask)]);
+      }
+    }
+  } else {
+    /* narrow tiles (fine grids): the slice's pixels in turn */
+    for (int c = lid; c < tw * rows; c += n) {
+      const int xp = tx0 + c % tw;
+      const int x = xp < width ? xp : clahe_reflect101 (xp, width);
+      const int y = clahe_reflect101 (ty0 + r0 + c / tw, height);
+      atomic_inc (&mine[clahe_load (src, stride, wide, x, y, shift, mask)]);
+    }
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (int b = lid; b < bins; b += n) {
+    uint s = 0;
+    for (int k = 0; k < copies; k++)
+      s += hist[k * bins + b];
+    out[b] = s;
+  }
+}
+
+/* The tile's LUT from the partial histograms of clahe_count_parts, as
+ * clahe_lut makes it from its own count; and the column table. */
+__kernel void
+clahe_lut_parts (const __global uint * partials, int parts, int width,
+    int tiles_x, int bins, int clip, float lut_scale, int maxv,
+    float inv_tw, __global ushort * lut, __global uint * xtab,
+    __local uint * hist, __local uint * scratch)
+{
+  const int tile = (int) get_group_id (0);
+  const __global uint *p = partials + (size_t) tile * parts * bins;
+  __global ushort *tlut = lut + (size_t) tile * bins;
+
+  for (int b = (int) get_local_id (0); b < bins;
+      b += (int) get_local_size (0)) {
+    uint s = 0;
+    for (int k = 0; k < parts; k++)
+      s += p[(size_t) k * bins + b];
+    hist[b] = s;
+  }
+  clahe_fill_xtab (xtab, width, inv_tw, tiles_x, bins);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  CLAHE_HIST_TO_LUT (hist, tlut, bins, clip, lut_scale, maxv, scratch);
+}

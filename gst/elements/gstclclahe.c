@@ -81,7 +81,11 @@ struct _GstClClahe
   /* streaming thread */
   cl_kernel k_lut, k_lut_image, k_lut_wide, k_lut_wide_image;
   cl_kernel k_blend, k_blend16, k_blend_image;
+  cl_kernel k_count_parts, k_lut_parts;
   gsize group_local, group_wide;        /* LUT kernels' group sizes */
+  gsize group_parts;            /* the parts kernels' (GPUs) */
+  cl_mem partials;              /* GPUs: the tiles' partial histograms */
+  gsize partials_size;
   cl_mem lut;                   /* the tiles' LUTs, 16-bit entries */
   gsize lut_size;
   cl_mem hist;                  /* 16 bits: the tiles' histograms */
@@ -174,6 +178,10 @@ gst_cl_clahe_setup (GstClBaseFilter * base, cl_program program,
               error))
       || !(self->k_blend = gst_cl_kernel_new (program, "clahe_blend", error))
       || !(self->k_blend16 = gst_cl_kernel_new (program, "clahe_blend16",
+              error))
+      || !(self->k_count_parts = gst_cl_kernel_new (program,
+              "clahe_count_parts", error))
+      || !(self->k_lut_parts = gst_cl_kernel_new (program, "clahe_lut_parts",
               error)))
     return FALSE;
   if (device->image_support &&
@@ -187,6 +195,8 @@ gst_cl_clahe_setup (GstClBaseFilter * base, cl_program program,
   /* the image kernels take the same groups: the smaller of both */
   self->group_local = lut_group (device, self->k_lut);
   self->group_wide = lut_group (device, self->k_lut_wide);
+  self->group_parts = MIN (lut_group (device, self->k_count_parts),
+      lut_group (device, self->k_lut_parts));
   if (self->k_lut_image)
     self->group_local = MIN (self->group_local,
         lut_group (device, self->k_lut_image));
@@ -216,6 +226,10 @@ gst_cl_clahe_cleanup (GstClBaseFilter * base)
   release_kernel (&self->k_blend);
   release_kernel (&self->k_blend16);
   release_kernel (&self->k_blend_image);
+  release_kernel (&self->k_count_parts);
+  release_kernel (&self->k_lut_parts);
+  g_clear_pointer (&self->partials, clReleaseMemObject);
+  self->partials_size = 0;
   g_clear_pointer (&self->lut, clReleaseMemObject);
   self->lut_size = 0;
   g_clear_pointer (&self->hist, clReleaseMemObject);
@@ -306,6 +320,79 @@ enqueue_luts (GstClClahe * self, GstClFrameWork * work,
   return gst_cl_frame_work_enqueue (work, k, &l, error);
 }
 
+/* GPUs, histograms in local memory, buffers: how many work-groups count
+ * each tile (clahe_count_parts): about 8 groups a compute unit over the
+ * grid, at most one a row of a tile; 1 where one group a tile will do. */
+static gint
+count_parts (GstClClahe * self, GstClFrameWork * work, const GstClPlane * src,
+    const ClaheGrid * g)
+{
+  const gint tiles = g->tiles_x * g->tiles_y;
+  const gint want = (8 * MAX (work->device->compute_units, 1) + tiles - 1) /
+      tiles;
+
+  if (cpu_groups (work) || src->is_image || !histogram_is_local (self, g)
+      || self->group_parts < 64)
+    return 1;
+  return CLAMP (want, 1, MIN (g->th, 64));
+}
+
+/* The local tables of a clahe_count_parts group: as many copies of the
+ * histogram (up to 8) as 32 KB and the device's local memory hold */
+static gint
+count_copies (GstClDevice * device, const ClaheGrid * g)
+{
+  const gsize room = MIN (device->local_mem_size, 32 * 1024);
+  gint copies = 8;
+
+  while (copies > 1 && (gsize) copies * g->bins * sizeof (guint32) > room)
+    copies /= 2;
+  return copies;
+}
+
+/* Enqueues the LUTs of @g's tiles from @src, each tile counted by @parts
+ * work-groups into partial histograms, then a group a tile for its LUT
+ * (and the column table). */
+static gboolean
+enqueue_luts_parts (GstClClahe * self, GstClFrameWork * work,
+    const GstClPlane * src, const ClaheGrid * g, gint parts, GError ** error)
+{
+  const gint tiles = g->tiles_x * g->tiles_y;
+  const gint copies = count_copies (work->device, g);
+  const cl_int wide = GST_CL_PLANE_IS_WIDE (src);
+  const cl_uint mask = (cl_uint) g->maxv;
+  const gsize group = self->group_parts;
+  GstClLaunch l = { {0,}, {0,}, 0, 0, FALSE, FALSE };
+
+  if (!gst_cl_buffer_ensure (work->device->context, &self->partials,
+          &self->partials_size, (gsize) tiles * parts * g->bins *
+          sizeof (guint32), NULL, "clCreateBuffer (partial histograms)",
+          error))
+    return FALSE;
+  l.local[0] = group;
+  l.local[1] = l.global[1] = 1;
+  l.global[0] = group * tiles * parts;
+  if (!gst_cl_set_args (self->k_count_parts, error, GST_CL_ARG (src->mem),
+          GST_CL_ARG (src->stride), GST_CL_ARG (wide), GST_CL_ARG (src->width),
+          GST_CL_ARG (src->height), GST_CL_ARG (src->shift), GST_CL_ARG (mask),
+          GST_CL_ARG (g->tw), GST_CL_ARG (g->th), GST_CL_ARG (g->tiles_x),
+          GST_CL_ARG (g->bins), GST_CL_ARG (parts),
+          GST_CL_ARG (self->partials), GST_CL_ARG_LOCAL ((gsize) copies *
+              g->bins * sizeof (guint32)), GST_CL_ARG (copies),
+          GST_CL_ARGS_END)
+      || !gst_cl_frame_work_enqueue (work, self->k_count_parts, &l, error))
+    return FALSE;
+  l.global[0] = group * tiles;
+  return gst_cl_set_args (self->k_lut_parts, error,
+      GST_CL_ARG (self->partials), GST_CL_ARG (parts),
+      GST_CL_ARG (src->width), GST_CL_ARG (g->tiles_x), GST_CL_ARG (g->bins),
+      GST_CL_ARG (g->clip), GST_CL_ARG (g->lut_scale), GST_CL_ARG (g->maxv),
+      GST_CL_ARG (g->inv_tw), GST_CL_ARG (self->lut), GST_CL_ARG (self->xtab),
+      GST_CL_ARG_LOCAL (g->bins * sizeof (guint32)),
+      GST_CL_ARG_LOCAL ((2 + group) * sizeof (guint32)), GST_CL_ARGS_END)
+      && gst_cl_frame_work_enqueue (work, self->k_lut_parts, &l, error);
+}
+
 /* Enqueues the blend of the four nearest tiles' LUTs, @src into @dst. */
 static gboolean
 enqueue_blend (GstClClahe * self, GstClFrameWork * work,
@@ -374,6 +461,7 @@ gst_cl_clahe_process (GstClBaseFilter * base, GstClFrameWork * work,
   ClaheGrid g;
   gdouble clip_limit;
   guint tiles_x, tiles_y;
+  gint parts;
 
   GST_OBJECT_LOCK (self);
   clip_limit = self->clip_limit;
@@ -385,8 +473,10 @@ gst_cl_clahe_process (GstClBaseFilter * base, GstClFrameWork * work,
       src->depth, &g);
   GST_LOG_OBJECT (self, "%dx%d tiles of %dx%d, %d bins, clip %d",
       g.tiles_x, g.tiles_y, g.tw, g.th, g.bins, g.clip);
+  parts = count_parts (self, work, src, &g);
   if (!prepare_luts (self, work, &g, src->width, error)
-      || !enqueue_luts (self, work, src, &g, error)
+      || !(parts > 1 ? enqueue_luts_parts (self, work, src, &g, parts, error)
+          : enqueue_luts (self, work, src, &g, error))
       || !enqueue_blend (self, work, src, dst, &g, error))
     return FALSE;
   g_clear_pointer (&self->last_event, clReleaseEvent);
