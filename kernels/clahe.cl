@@ -192,13 +192,175 @@ clahe_fill_xtab (__global uint * xtab, int width, float inv_tw,
   }
 }
 
+#ifdef GST_CL_CPU
+/* CPU groups of one work-item (the LUT kernels' shape on CPUs) take the
+ * serial path below: counts in `copies` histograms (4 where local memory
+ * holds them), pixel k of a row in histogram k % copies, so that runs of
+ * equal values (flat areas) do not chain each increment of a bin to the
+ * store of the previous one; then the bins 8 at a time, with no division */
+
+/* the histograms' pointers: k % copies of them distinct */
+#define CLAHE_COPIES(hist, bins, copies) \
+  __local uint *h0 = (hist); \
+  __local uint *h1 = (hist) + ((copies) > 1 ? (bins) : 0); \
+  __local uint *h2 = (hist) + ((copies) > 2 ? 2 * (bins) : 0); \
+  __local uint *h3 = (hist) + ((copies) > 2 ? 3 * (bins) : \
+      (copies) > 1 ? (bins) : 0)
+
+/* Counts the row y of the tile from column tx0 (tw columns of the padded
+ * frame): those in the frame from `row` 4 at a time, the padding (mirrored
+ * columns) one by one */
+#define CLAHE_COUNT_ROW(T, row, VALUE) \
+  do { \
+    const __global T *r_ = (const __global T *) (row); \
+    const int xe_ = min (tx0 + tw, width); \
+    int x_ = tx0; \
+    for (; x_ + 4 <= xe_; x_ += 4) { \
+      const uint v0_ = VALUE (r_[x_]), v1_ = VALUE (r_[x_ + 1]); \
+      const uint v2_ = VALUE (r_[x_ + 2]), v3_ = VALUE (r_[x_ + 3]); \
+      h0[v0_]++; \
+      h1[v1_]++; \
+      h2[v2_]++; \
+      h3[v3_]++; \
+    } \
+    for (; x_ < xe_; x_++) \
+      h0[VALUE (r_[x_])]++; \
+    for (; x_ < tx0 + tw; x_++) \
+      h0[VALUE (r_[clahe_reflect101 (x_, width)])]++; \
+  } while (0)
+
+#define CLAHE_BYTE(v) ((uint) (v))
+#define CLAHE_WORD(v) (((uint) (v) >> shift) & mask)
+
+inline void
+clahe_count_buffer (const __global uchar * src, int stride, int wide,
+    int width, int height, int shift, uint mask, int tx0, int ty0, int tw,
+    int th, __local uint * hist, int bins, int copies)
+{
+  CLAHE_COPIES (hist, bins, copies);
+  int r;
+  for (r = 0; r < th; r++) {
+    const __global uchar *row =
+        src + (size_t) clahe_reflect101 (ty0 + r, height) * stride;
+    if (wide)
+      CLAHE_COUNT_ROW (ushort, row, CLAHE_WORD);
+    else
+      CLAHE_COUNT_ROW (uchar, row, CLAHE_BYTE);
+  }
+}
+
+inline void
+clahe_count_image (__read_only image2d_t src, int width, int height,
+    int shift, uint mask, int tx0, int ty0, int tw, int th,
+    __local uint * hist, int bins, int copies)
+{
+  CLAHE_COPIES (hist, bins, copies);
+  int r, c;
+  for (r = 0; r < th; r++) {
+    const int y = clahe_reflect101 (ty0 + r, height);
+    for (c = 0; c + 4 <= tw; c += 4) {
+      h0[clahe_load_image (src, clahe_reflect101 (tx0 + c, width), y,
+              shift, mask)]++;
+      h1[clahe_load_image (src, clahe_reflect101 (tx0 + c + 1, width), y,
+              shift, mask)]++;
+      h2[clahe_load_image (src, clahe_reflect101 (tx0 + c + 2, width), y,
+              shift, mask)]++;
+      h3[clahe_load_image (src, clahe_reflect101 (tx0 + c + 3, width), y,
+              shift, mask)]++;
+    }
+    for (; c < tw; c++)
+      h0[clahe_load_image (src, clahe_reflect101 (tx0 + c, width), y,
+              shift, mask)]++;
+  }
+}
+
+/* the inclusive running sum of 8 lanes */
+inline uint8
+clahe_scan8 (uint8 s)
+{
+  s += (uint8) (0, s.s0, s.s1, s.s2, s.s3, s.s4, s.s5, s.s6);
+  s += (uint8) (0, 0, s.s0, s.s1, s.s2, s.s3, s.s4, s.s5);
+  return s + (uint8) (0, 0, 0, 0, s.s0, s.s1, s.s2, s.s3);
+}
+
+/* The tile's LUT from its `copies` histograms (summed into the first),
+ * CLAHE_HIST_TO_LUT's operations 8 bins at a time: the excess over the
+ * clip limit, then each bin clipped, its share of the excess added (bin b
+ * gets one more where b % rstep == 0 and b < residual * rstep: a counter
+ * of b % rstep), the running sum and the scaled, rounded entries */
+inline void
+clahe_lut_serial (__local uint * hist, int bins, int copies, int clip,
+    float lut_scale, int maxv, __global ushort * lut)
+{
+  const uint cl = clip > 0 ? (uint) clip : 0xffffffffu;
+  const uint8 iota = (uint8) (0, 1, 2, 3, 4, 5, 6, 7);
+  uint8 over8 = (uint8) (0), m, carry = (uint8) (0);
+  uint over, batch, residual, rstep = 1, rlimit, mstep;
+  int b, k;
+  for (b = 0; b < bins; b += 8) {
+    uint8 h = vload8 (0, hist + b);
+    for (k = 1; k < copies; k++)
+      h += vload8 (0, hist + k * bins + b);
+    vstore8 (h, 0, hist + b);
+    over8 += max (h, (uint8) (cl)) - (uint8) (cl);
+  }
+  over = over8.s0 + over8.s1 + over8.s2 + over8.s3 + over8.s4 + over8.s5 +
+      over8.s6 + over8.s7;
+  batch = over / (uint) bins;
+  residual = over - batch * (uint) bins;
+  if (residual > 0)
+    rstep = max ((uint) bins / residual, 1u);
+  rlimit = residual * rstep;
+  m = iota % rstep;
+  mstep = 8 % rstep;
+  for (b = 0; b < bins; b += 8) {
+    const int8 extra = (m == (uint8) (0)) & ((uint8) (b) + iota <
+        (uint8) (rlimit));
+    uint8 s = min (vload8 (0, hist + b), (uint8) (cl)) + (uint8) (batch) -
+        as_uint8 (extra);
+    float8 f;
+    s = clahe_scan8 (s) + carry;
+    carry = (uint8) (s.s7);
+    m += (uint8) (mstep);
+    m -= as_uint8 (m >= (uint8) (rstep)) & (uint8) (rstep);
+    f = convert_float8 (s) * lut_scale;
+    vstore8 (convert_ushort8 (min (convert_uint8 ((f + 8388608.0f) -
+                    8388608.0f), (uint8) (maxv))), 0, lut + b);
+  }
+}
+
+/* The serial path of a local-histogram kernel: zero, count, LUT */
+#define CLAHE_LUT_SERIAL(COUNT) \
+  do { \
+    const int tile_ = (int) get_group_id (0); \
+    const int tx0 = (tile_ % tiles_x) * tw, ty0 = (tile_ / tiles_x) * th; \
+    for (b = 0; b < bins * copies; b += 8) \
+      vstore8 ((uint8) (0), 0, hist + b); \
+    clahe_fill_xtab (xtab, width, inv_tw, tiles_x, bins); \
+    COUNT; \
+    clahe_lut_serial (hist, bins, copies, clip, lut_scale, maxv, tlut); \
+  } while (0)
+
+#define CLAHE_IS_SERIAL() (get_local_size (0) == 1)
+#else
+#define CLAHE_LUT_SERIAL(COUNT)
+#define CLAHE_IS_SERIAL() 0
+#endif
+
 #define CLAHE_LOAD_BUFFER(x, y) clahe_load (src, stride, wide, x, y, shift, mask)
 #define CLAHE_LOAD_IMAGE(x, y) clahe_load_image (src, x, y, shift, mask)
 
-/* Up to 12 bits: the histogram in local memory (`hist`: bins uints) */
-#define CLAHE_LUT_LOCAL(LOAD) \
+/* The histogram in local memory (`hist`: bins uints, `copies` of them on
+ * the serial path): up to 12 bits, and 16 bits on CPUs (local memory
+ * there is the core's cache, which a tile's histogram in a buffer, cold
+ * each frame, is not). COUNT: the serial path's count. */
+#define CLAHE_LUT_LOCAL(LOAD, COUNT) \
   __global ushort *tlut = lut + (size_t) get_group_id (0) * bins; \
   int b; \
+  if (CLAHE_IS_SERIAL ()) { \
+    CLAHE_LUT_SERIAL (COUNT); \
+    return; \
+  } \
   for (b = (int) get_local_id (0); b < bins; b += (int) get_local_size (0)) \
     hist[b] = 0; \
   clahe_fill_xtab (xtab, width, inv_tw, tiles_x, bins); \
@@ -231,17 +393,19 @@ clahe_fill_xtab (__global uint * xtab, int width, float inv_tw,
     __global ushort * lut, __global uint * xtab
 
 __kernel void
-clahe_lut (CLAHE_LUT_BUFFER_ARGS, __local uint * hist,
+clahe_lut (CLAHE_LUT_BUFFER_ARGS, __local uint * hist, int copies,
     __local uint * scratch)
 {
-  CLAHE_LUT_LOCAL (CLAHE_LOAD_BUFFER);
+  CLAHE_LUT_LOCAL (CLAHE_LOAD_BUFFER, clahe_count_buffer (src, stride, wide,
+          width, height, shift, mask, tx0, ty0, tw, th, hist, bins, copies));
 }
 
 __kernel void
-clahe_lut_image (CLAHE_LUT_IMAGE_ARGS, __local uint * hist,
+clahe_lut_image (CLAHE_LUT_IMAGE_ARGS, __local uint * hist, int copies,
     __local uint * scratch)
 {
-  CLAHE_LUT_LOCAL (CLAHE_LOAD_IMAGE);
+  CLAHE_LUT_LOCAL (CLAHE_LOAD_IMAGE, clahe_count_image (src, width, height,
+          shift, mask, tx0, ty0, tw, th, hist, bins, copies));
 }
 
 __kernel void

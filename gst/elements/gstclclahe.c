@@ -226,18 +226,6 @@ gst_cl_clahe_cleanup (GstClBaseFilter * base)
   self->last_queue = NULL;
 }
 
-/* Whether the histogram of @g fits the device's local memory (with the
- * group's partial sums): 8, 10 and 12 bits do on any device of OpenCL's
- * full profile (32 KB at least). */
-static gboolean
-histogram_is_local (GstClClahe * self, const ClaheGrid * g)
-{
-  GstClDevice *device = GST_CL_BASE_TRANSFORM (self)->device;
-  return g->bins <= 4096 &&
-      (g->bins + 2 + self->group_local) * sizeof (guint32) <=
-      device->local_mem_size;
-}
-
 /* Whether the LUT kernels take groups of one work-item: the CPU shape
  * (strips) of the CPU build; the GPU build (GST_CL_GPU_KERNELS=1 on POCL:
  * the gpu-kernels test runs) takes the GPU's groups whatever the shape */
@@ -248,6 +236,31 @@ cpu_groups (GstClFrameWork * work)
       !gst_cl_device_builds_gpu_kernels (work->device);
 }
 
+/* How many copies of the histogram of @g the LUT kernels count in local
+ * memory (with the group's partial sums), 0 where not even one fits. One
+ * on GPUs, where up to 12 bits fit any device of OpenCL's full profile
+ * (32 KB at least). On CPUs groups of one work-item count in up to 4
+ * copies (clahe.cl), and 16-bit histograms (256 KB) are local too where
+ * they fit (POCL: 512 KB): local memory there is the core's cache, which
+ * the buffer's histograms, cold each frame, are not. */
+static gint
+histogram_copies (GstClClahe * self, GstClFrameWork * work,
+    const ClaheGrid * g)
+{
+  GstClDevice *device = GST_CL_BASE_TRANSFORM (self)->device;
+  const gboolean serial = cpu_groups (work);
+  const gsize group = serial ? 1 : self->group_local;
+  gint copies = serial ? 4 : 1;
+
+  if (!serial && g->bins > 4096)
+    return 0;
+  for (; copies > 0; copies /= 2)
+    if (((gsize) g->bins * copies + 2 + group) * sizeof (guint32) <=
+        device->local_mem_size)
+      return copies;
+  return 0;
+}
+
 /* Enqueues the LUTs of every tile of @g from @src into self->lut, and the
  * column table into self->xtab. A work-group a tile: one work-item on CPUs
  * (cpu_groups ()), which walks the tile as OpenCV's loop does; on GPUs a
@@ -256,7 +269,8 @@ static gboolean
 enqueue_luts (GstClClahe * self, GstClFrameWork * work,
     const GstClPlane * src, const ClaheGrid * g, GError ** error)
 {
-  const gboolean local = histogram_is_local (self, g);
+  const cl_int copies = histogram_copies (self, work, g);
+  const gboolean local = copies > 0;
   const cl_int wide = GST_CL_PLANE_IS_WIDE (src);
   const cl_uint mask = (cl_uint) g->maxv;
   const gsize group = cpu_groups (work) ? 1 :
@@ -295,10 +309,15 @@ enqueue_luts (GstClClahe * self, GstClFrameWork * work,
             GST_CL_ARG (self->lut), GST_CL_ARG (self->xtab), GST_CL_ARGS_END))
       return FALSE;
   }
-  /* then the histogram (up to 12 bits in local memory, else the buffer),
-   * and the group's sums */
-  st = local ? clSetKernelArg (k, n++, g->bins * sizeof (guint32), NULL) :
-      clSetKernelArg (k, n++, sizeof (cl_mem), &self->hist);
+  /* then the histogram (local memory: its copies, and how many; else the
+   * buffer), and the group's sums */
+  if (local) {
+    st = clSetKernelArg (k, n++, g->bins * copies * sizeof (guint32), NULL);
+    if (st == CL_SUCCESS)
+      st = clSetKernelArg (k, n++, sizeof (copies), &copies);
+  } else {
+    st = clSetKernelArg (k, n++, sizeof (cl_mem), &self->hist);
+  }
   if (st == CL_SUCCESS)
     st = clSetKernelArg (k, n, scratch, NULL);
   if (st != CL_SUCCESS)
@@ -349,7 +368,7 @@ prepare_luts (GstClClahe * self, GstClFrameWork * work, const ClaheGrid * g,
   if (!gst_cl_buffer_ensure (work->device->context, &self->lut,
           &self->lut_size, entries * sizeof (guint16), NULL,
           "clCreateBuffer (tile LUTs)", error)
-      || (!histogram_is_local (self, g) &&
+      || (histogram_copies (self, work, g) == 0 &&
           !gst_cl_buffer_ensure (work->device->context, &self->hist,
               &self->hist_size, entries * sizeof (guint32), NULL,
               "clCreateBuffer (tile histograms)", error))
