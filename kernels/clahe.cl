@@ -175,7 +175,8 @@ clahe_between (int p, float inv, int tiles, int *t1, int *t2, float *a)
  * arrays of `width` entries, for column x the offsets of its two tiles'
  * LUTs in a row of tiles (xtab[x], xtab[width + x]) and the weights xa and
  * 1 - xa as float bits (xtab[2 width + x], xtab[3 width + x]): arrays, so
- * that the blend loads 8 columns of each at once */
+ * that the blend loads 8 columns of each at once; on CPUs a fifth array,
+ * the offset of the column's entries in the quad table (xtab[4 width + x]) */
 inline void
 clahe_fill_xtab (__global uint * xtab, int width, float inv_tw,
     int tiles_x, int bins)
@@ -189,6 +190,11 @@ clahe_fill_xtab (__global uint * xtab, int width, float inv_tw,
     xtab[width + x] = (uint) (x2 * bins);
     xtab[2 * width + x] = as_uint (xa);
     xtab[3 * width + x] = as_uint (1.0f - xa);
+#ifdef GST_CL_CPU
+    /* the column's pair of tiles in the quad table (clahe_fill_quads) */
+    xtab[4 * width + x] = (uint) ((x1 == x2 ? (x1 == 0 ? 0 : tiles_x) :
+            x2) * bins);
+#endif
   }
 }
 
@@ -287,7 +293,9 @@ clahe_scan8 (uint8 s)
  * CLAHE_HIST_TO_LUT's operations 8 bins at a time: the excess over the
  * clip limit, then each bin clipped, its share of the excess added (bin b
  * gets one more where b % rstep == 0 and b < residual * rstep: a counter
- * of b % rstep), the running sum and the scaled, rounded entries */
+ * of b % rstep), the running sum and the scaled, rounded entries. The
+ * conversions are the signed ones, a single instruction each on x86
+ * (sums and entries are below 2^31: the same values). */
 inline void
 clahe_lut_serial (__local uint * hist, int bins, int copies, int clip,
     float lut_scale, int maxv, __global ushort * lut)
@@ -299,9 +307,11 @@ clahe_lut_serial (__local uint * hist, int bins, int copies, int clip,
   int b, k;
   for (b = 0; b < bins; b += 8) {
     uint8 h = vload8 (0, hist + b);
-    for (k = 1; k < copies; k++)
-      h += vload8 (0, hist + k * bins + b);
-    vstore8 (h, 0, hist + b);
+    if (copies > 1) {
+      for (k = 1; k < copies; k++)
+        h += vload8 (0, hist + k * bins + b);
+      vstore8 (h, 0, hist + b);
+    }
     over8 += max (h, (uint8) (cl)) - (uint8) (cl);
   }
   over = over8.s0 + over8.s1 + over8.s2 + over8.s3 + over8.s4 + over8.s5 +
@@ -323,9 +333,9 @@ clahe_lut_serial (__local uint * hist, int bins, int copies, int clip,
     carry = (uint8) (s.s7);
     m += (uint8) (mstep);
     m -= as_uint8 (m >= (uint8) (rstep)) & (uint8) (rstep);
-    f = convert_float8 (s) * lut_scale;
-    vstore8 (convert_ushort8 (min (convert_uint8 ((f + 8388608.0f) -
-                    8388608.0f), (uint8) (maxv))), 0, lut + b);
+    f = convert_float8 (as_int8 (s)) * lut_scale;
+    STORE_US8 (lut + b, convert_ushort8 (min (as_uint8 (convert_int8 ((f +
+                        8388608.0f) - 8388608.0f)), (uint8) (maxv))));
   }
 }
 
@@ -448,7 +458,7 @@ clahe_gather8 (const __global ushort * l, uint8 i)
 /* clahe_blend_value () of the 8 columns from x, in 8 lanes (the same
  * operations lane by lane): the strips of CPUs take rows 8 columns at a
  * time, in SIMD */
-inline uint8
+inline __attribute__ ((always_inline)) uint8
 clahe_blend_value8 (const __global ushort * l1, const __global ushort * l2,
     const __global uint * xtab, int width, int x, float ya, float ya1,
     uint8 v, int maxv)
@@ -460,7 +470,7 @@ clahe_blend_value8 (const __global ushort * l1, const __global ushort * l2,
   const float8 res = (clahe_gather8 (l1, i1) * xa1 +
       clahe_gather8 (l1, i2) * xa) * ya1 + (clahe_gather8 (l2, i1) * xa1 +
       clahe_gather8 (l2, i2) * xa) * ya;
-  return min (convert_uint8 ((res + 8388608.0f) - 8388608.0f),
+  return min (as_uint8 (convert_int8 ((res + 8388608.0f) - 8388608.0f)),
       (uint8) (maxv));
 }
 
@@ -515,15 +525,148 @@ clahe_blend16 (const __global uchar * src, int src_stride,
     __global ushort *drow = (__global ushort *) (dst + (size_t) y * dst_stride);
     CLAHE_BLEND_ROW (y);
     for (x = x0; x + 8 <= x1; x += 8) {
-      const uint8 v = (convert_uint8 (vload8 (0, srow + x)) >> shift) & mask;
-      vstore8 (convert_ushort8 (clahe_blend_value8 (l1, l2, xtab, width, x,
-                  ya, ya1, v, maxv) << shift), 0, drow + x);
+      const uint8 v = (convert_uint8 (LOAD_US8 (srow + x)) >> shift) & mask;
+      STORE_US8 (drow + x, convert_ushort8 (clahe_blend_value8 (l1, l2,
+                  xtab, width, x, ya, ya1, v, maxv) << shift));
     }
     for (; x < x1; x++)
       drow[x] = (ushort) (clahe_blend_value (l1, l2, xtab, width, x, ya, ya1,
               ((uint) srow[x] >> shift) & mask, maxv) << shift);
   }
 }
+
+#ifdef GST_CL_CPU
+/* The quad blends (CPUs, up to 10 bits): a work-item first gathers the
+ * four LUT entries a pixel of value v reads, for each pair of neighbouring
+ * tiles of its row of tiles, into one 8-byte word of a table in local
+ * memory (its own part), q[cx * bins + v] = (l1[x1][v], l1[x2][v],
+ * l2[x1][v], l2[x2][v]), where cx = 0 .. tiles_x is the pair (x1, x2) =
+ * (max (cx - 1, 0), min (cx, tiles_x - 1)); the pixels then load one word
+ * each instead of four entries (which POCL loads one by one). A table
+ * serves the rows of a pair of rows of tiles (t1, t2): the ~33 rows of a
+ * strip rebuild it once or twice (9 x 256 words for 8x8 tiles at 8 bits,
+ * against 63,000 pixels). */
+typedef uchar8 __attribute__ ((aligned (1))) clahe_uchar8_u;
+
+inline void
+clahe_fill_quads (__local ulong * q, const __global ushort * lut, int t1,
+    int t2, int tiles_x, int bins)
+{
+  const __global ushort *l1 = lut + (size_t) t1 * tiles_x * bins;
+  const __global ushort *l2 = lut + (size_t) t2 * tiles_x * bins;
+  int cx, v;
+  for (cx = 0; cx <= tiles_x; cx++) {
+    const int x1 = max (cx - 1, 0) * bins, x2 = min (cx, tiles_x - 1) * bins;
+    for (v = 0; v < bins; v++)
+      q[cx * bins + v] = as_ulong ((ushort4) (l1[x1 + v], l1[x2 + v],
+              l2[x1 + v], l2[x2 + v]));
+  }
+}
+
+/* clahe_blend_value () from the quad table */
+inline uint
+clahe_blend_quad (const __local ulong * q, const __global uint * xtab,
+    int width, int x, float ya, float ya1, uint v, int maxv)
+{
+  const ushort4 e = as_ushort4 (q[xtab[4 * width + x] + v]);
+  const float xa = as_float (xtab[2 * width + x]);
+  const float xa1 = as_float (xtab[3 * width + x]);
+  const float res = ((float) e.s0 * xa1 + (float) e.s1 * xa) * ya1 +
+      ((float) e.s2 * xa1 + (float) e.s3 * xa) * ya;
+  return min (clahe_round (res), (uint) maxv);
+}
+
+/* clahe_blend_quad () of the 8 columns from x, in 8 lanes: the 8 words
+ * in two vectors of 16 entries, whose every fourth entry from 0, 1, 2, 3
+ * are the lanes' l1[x1], l1[x2], l2[x1], l2[x2] */
+inline __attribute__ ((always_inline)) uint8
+clahe_blend_quad8 (const __local ulong * q, const __global uint * xtab,
+    int width, int x, float ya, float ya1, uint8 v, int maxv)
+{
+  const uint8 i = vload8 (0, xtab + 4 * width + x) + v;
+  const ushort16 lo = as_ushort16 ((ulong4) (q[i.s0], q[i.s1], q[i.s2],
+          q[i.s3]));
+  const ushort16 hi = as_ushort16 ((ulong4) (q[i.s4], q[i.s5], q[i.s6],
+          q[i.s7]));
+  const float8 a = convert_float8 ((ushort8) (lo.s0, lo.s4, lo.s8, lo.sc,
+          hi.s0, hi.s4, hi.s8, hi.sc));
+  const float8 b = convert_float8 ((ushort8) (lo.s1, lo.s5, lo.s9, lo.sd,
+          hi.s1, hi.s5, hi.s9, hi.sd));
+  const float8 c = convert_float8 ((ushort8) (lo.s2, lo.s6, lo.sa, lo.se,
+          hi.s2, hi.s6, hi.sa, hi.se));
+  const float8 d = convert_float8 ((ushort8) (lo.s3, lo.s7, lo.sb, lo.sf,
+          hi.s3, hi.s7, hi.sb, hi.sf));
+  const float8 xa = as_float8 (vload8 (0, xtab + 2 * width + x));
+  const float8 xa1 = as_float8 (vload8 (0, xtab + 3 * width + x));
+  const float8 res = (a * xa1 + b * xa) * ya1 + (c * xa1 + d * xa) * ya;
+  return min (as_uint8 (convert_int8 ((res + 8388608.0f) - 8388608.0f)),
+      (uint8) (maxv));
+}
+
+/* the row's weights, and its table (rebuilt where its pair of rows of
+ * tiles is not the previous row's) */
+#define CLAHE_QUADS_ROW(y) \
+  int t1_, t2_; \
+  float ya, ya1; \
+  clahe_between ((y), inv_th, tiles_y, &t1_, &t2_, &ya); \
+  ya1 = 1.0f - ya; \
+  if (t1_ != qt1 || t2_ != qt2) { \
+    clahe_fill_quads (q, lut, t1_, t2_, tiles_x, bins); \
+    qt1 = t1_; \
+    qt2 = t2_; \
+  }
+
+#define CLAHE_QUADS_START \
+  __local ulong *q = quads + (size_t) get_local_id (0) * (tiles_x + 1) * \
+      bins; \
+  int x0, x1, y0, y1, x, y, qt1 = -1, qt2 = -1; \
+  if (!gst_cl_work_rect (width, height, chunk, rows, &x0, &x1, &y0, &y1)) \
+    return
+
+/* clahe_blend with the quad table */
+__kernel void
+clahe_blend_quads (const __global uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, CLAHE_BLEND_ARGS,
+    __local ulong * quads)
+{
+  CLAHE_QUADS_START;
+  for (y = y0; y < y1; y++) {
+    const __global uchar *srow = src + (size_t) y * src_stride;
+    __global uchar *drow = dst + (size_t) y * dst_stride;
+    CLAHE_QUADS_ROW (y);
+    for (x = x0; x + 8 <= x1; x += 8)
+      *(__global clahe_uchar8_u *) (drow + x) = convert_uchar8
+          (clahe_blend_quad8 (q, xtab, width, x, ya, ya1,
+              convert_uint8 (vload8 (0, srow + x)), maxv));
+    for (; x < x1; x++)
+      drow[x] = (uchar) clahe_blend_quad (q, xtab, width, x, ya, ya1,
+          srow[x], maxv);
+  }
+}
+
+/* clahe_blend16 with the quad table */
+__kernel void
+clahe_blend16_quads (const __global uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, CLAHE_BLEND_ARGS,
+    __local ulong * quads)
+{
+  CLAHE_QUADS_START;
+  for (y = y0; y < y1; y++) {
+    const __global ushort *srow =
+        (const __global ushort *) (src + (size_t) y * src_stride);
+    __global ushort *drow = (__global ushort *) (dst + (size_t) y * dst_stride);
+    CLAHE_QUADS_ROW (y);
+    for (x = x0; x + 8 <= x1; x += 8) {
+      const uint8 v = (convert_uint8 (LOAD_US8 (srow + x)) >> shift) & mask;
+      STORE_US8 (drow + x, convert_ushort8 (clahe_blend_quad8 (q, xtab,
+                  width, x, ya, ya1, v, maxv) << shift));
+    }
+    for (; x < x1; x++)
+      drow[x] = (ushort) (clahe_blend_quad (q, xtab, width, x, ya, ya1,
+              ((uint) srow[x] >> shift) & mask, maxv) << shift);
+  }
+}
+#endif
 
 __kernel void
 clahe_blend_image (__read_only image2d_t src, __write_only image2d_t dst,

@@ -81,6 +81,7 @@ struct _GstClClahe
   /* streaming thread */
   cl_kernel k_lut, k_lut_image, k_lut_wide, k_lut_wide_image;
   cl_kernel k_blend, k_blend16, k_blend_image;
+  cl_kernel k_blend_quads, k_blend16_quads;     /* CPU builds only */
   gsize group_local, group_wide;        /* LUT kernels' group sizes */
   cl_mem lut;                   /* the tiles' LUTs, 16-bit entries */
   gsize lut_size;
@@ -184,6 +185,12 @@ gst_cl_clahe_setup (GstClBaseFilter * base, cl_program program,
           || !(self->k_blend_image = gst_cl_kernel_new (program,
                   "clahe_blend_image", error))))
     return FALSE;
+  if (!gst_cl_device_builds_gpu_kernels (device) &&
+      (!(self->k_blend_quads = gst_cl_kernel_new (program,
+                  "clahe_blend_quads", error))
+          || !(self->k_blend16_quads = gst_cl_kernel_new (program,
+                  "clahe_blend16_quads", error))))
+    return FALSE;
   /* the image kernels take the same groups: the smaller of both */
   self->group_local = lut_group (device, self->k_lut);
   self->group_wide = lut_group (device, self->k_lut_wide);
@@ -216,6 +223,8 @@ gst_cl_clahe_cleanup (GstClBaseFilter * base)
   release_kernel (&self->k_blend);
   release_kernel (&self->k_blend16);
   release_kernel (&self->k_blend_image);
+  release_kernel (&self->k_blend_quads);
+  release_kernel (&self->k_blend16_quads);
   g_clear_pointer (&self->lut, clReleaseMemObject);
   self->lut_size = 0;
   g_clear_pointer (&self->hist, clReleaseMemObject);
@@ -325,6 +334,22 @@ enqueue_luts (GstClClahe * self, GstClFrameWork * work,
   return gst_cl_frame_work_enqueue (work, k, &l, error);
 }
 
+/* The local memory of the quad blends (clahe.cl) over @l, 0 where they do
+ * not run: in CPU builds' strips, up to 10 bits (a larger table costs more
+ * to build than its pixels save), and where the work-items' tables fit */
+static gsize
+quads_size (GstClClahe * self, GstClFrameWork * work, const GstClPlane * src,
+    const ClaheGrid * g, const GstClLaunch * l)
+{
+  const gsize size = (gsize) (g->tiles_x + 1) * g->bins * sizeof (guint64) *
+      l->local[0];
+
+  if (!self->k_blend_quads || src->is_image || !cpu_groups (work) ||
+      g->bins > 1024 || size > work->device->local_mem_size)
+    return 0;
+  return size;
+}
+
 /* Enqueues the blend of the four nearest tiles' LUTs, @src into @dst. */
 static gboolean
 enqueue_blend (GstClClahe * self, GstClFrameWork * work,
@@ -334,9 +359,11 @@ enqueue_blend (GstClClahe * self, GstClFrameWork * work,
   const cl_uint mask = (cl_uint) g->maxv;
   cl_kernel k;
   GstClLaunch l;
+  gsize quads;
   gboolean ok;
 
   gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
+  quads = quads_size (self, work, src, g, &l);
   /* the arguments the three kernels share, after their planes' */
 #define BLEND_ARGS GST_CL_ARG (src->width), GST_CL_ARG (src->height), \
       GST_CL_ARG (src->shift), GST_CL_ARG (mask), GST_CL_ARG (g->inv_th), \
@@ -348,10 +375,20 @@ enqueue_blend (GstClClahe * self, GstClFrameWork * work,
     ok = gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
         GST_CL_ARG (dst->mem), BLEND_ARGS);
   } else {
-    k = GST_CL_PLANE_IS_WIDE (src) ? self->k_blend16 : self->k_blend;
+    if (quads)
+      k = GST_CL_PLANE_IS_WIDE (src) ? self->k_blend16_quads :
+          self->k_blend_quads;
+    else
+      k = GST_CL_PLANE_IS_WIDE (src) ? self->k_blend16 : self->k_blend;
     ok = gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
         GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
         GST_CL_ARG (dst->stride), BLEND_ARGS);
+    /* the quad tables, after the arguments the kernels share */
+    if (ok && quads) {
+      cl_int st = clSetKernelArg (k, 17, quads, NULL);
+      if (st != CL_SUCCESS)
+        return gst_cl_fail (error, st, "clSetKernelArg (quad tables)");
+    }
   }
 #undef BLEND_ARGS
   return ok && gst_cl_frame_work_enqueue (work, k, &l, error);
@@ -373,7 +410,7 @@ prepare_luts (GstClClahe * self, GstClFrameWork * work, const ClaheGrid * g,
               &self->hist_size, entries * sizeof (guint32), NULL,
               "clCreateBuffer (tile histograms)", error))
       || !gst_cl_buffer_ensure (work->device->context, &self->xtab,
-          &self->xtab_size, (gsize) width * 4 * sizeof (guint32), NULL,
+          &self->xtab_size, (gsize) width * 5 * sizeof (guint32), NULL,
           "clCreateBuffer (column table)", error))
     return FALSE;
   if (self->last_event && self->last_queue != work->queue) {
