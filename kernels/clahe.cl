@@ -538,18 +538,18 @@ clahe_blend16 (const __global uchar * src, int src_stride,
 #ifdef GST_CL_CPU
 /* The quad blends (CPUs, up to 10 bits): a work-item first gathers the
  * four LUT entries a pixel of value v reads, for each pair of neighbouring
- * tiles of its row of tiles, into one 8-byte word of a table in local
- * memory (its own part), q[cx * bins + v] = (l1[x1][v], l1[x2][v],
- * l2[x1][v], l2[x2][v]), where cx = 0 .. tiles_x is the pair (x1, x2) =
- * (max (cx - 1, 0), min (cx, tiles_x - 1)); the pixels then load one word
- * each instead of four entries (which POCL loads one by one). A table
- * serves the rows of a pair of rows of tiles (t1, t2): the ~33 rows of a
- * strip rebuild it once or twice (9 x 256 words for 8x8 tiles at 8 bits,
- * against 63,000 pixels). */
+ * tiles of its row of tiles, into one float4 of a table in local memory
+ * (its own part), q[cx * bins + v] = (l1[x1][v], l1[x2][v], l2[x1][v],
+ * l2[x2][v]) (exact: entries are below 2^16), where cx = 0 .. tiles_x is
+ * the pair (x1, x2) = (max (cx - 1, 0), min (cx, tiles_x - 1)); the pixels
+ * then load one float4 each instead of four entries (which POCL loads one
+ * by one) and convert nothing. A table serves the rows of a pair of rows
+ * of tiles (t1, t2): the ~33 rows of a strip rebuild it once or twice
+ * (9 x 256 entries for 8x8 tiles at 8 bits, against 63,000 pixels). */
 typedef uchar8 __attribute__ ((aligned (1))) clahe_uchar8_u;
 
 inline void
-clahe_fill_quads (__local ulong * q, const __global ushort * lut, int t1,
+clahe_fill_quads (__local float4 * q, const __global ushort * lut, int t1,
     int t2, int tiles_x, int bins)
 {
   const __global ushort *l1 = lut + (size_t) t1 * tiles_x * bins;
@@ -558,44 +558,52 @@ clahe_fill_quads (__local ulong * q, const __global ushort * lut, int t1,
   for (cx = 0; cx <= tiles_x; cx++) {
     const int x1 = max (cx - 1, 0) * bins, x2 = min (cx, tiles_x - 1) * bins;
     for (v = 0; v < bins; v++)
-      q[cx * bins + v] = as_ulong ((ushort4) (l1[x1 + v], l1[x2 + v],
+      q[cx * bins + v] = convert_float4 ((ushort4) (l1[x1 + v], l1[x2 + v],
               l2[x1 + v], l2[x2 + v]));
   }
 }
 
 /* clahe_blend_value () from the quad table */
 inline uint
-clahe_blend_quad (const __local ulong * q, const __global uint * xtab,
+clahe_blend_quad (const __local float4 * q, const __global uint * xtab,
     int width, int x, float ya, float ya1, uint v, int maxv)
 {
-  const ushort4 e = as_ushort4 (q[xtab[4 * width + x] + v]);
+  const float4 e = q[xtab[4 * width + x] + v];
   const float xa = as_float (xtab[2 * width + x]);
   const float xa1 = as_float (xtab[3 * width + x]);
-  const float res = ((float) e.s0 * xa1 + (float) e.s1 * xa) * ya1 +
-      ((float) e.s2 * xa1 + (float) e.s3 * xa) * ya;
+  const float res = (e.s0 * xa1 + e.s1 * xa) * ya1 + (e.s2 * xa1 +
+      e.s3 * xa) * ya;
   return min (clahe_round (res), (uint) maxv);
 }
 
-/* clahe_blend_quad () of the 8 columns from x, in 8 lanes: the 8 words
- * in two vectors of 16 entries, whose every fourth entry from 0, 1, 2, 3
- * are the lanes' l1[x1], l1[x2], l2[x1], l2[x2] */
+/* clahe_blend_quad () of the 8 columns from x, in 8 lanes: the lanes'
+ * float4s, paired (k, k + 4) in four vectors, transposed into the lanes'
+ * l1[x1], l1[x2], l2[x1], l2[x2] (x86's unpack and shuffle steps) */
 inline __attribute__ ((always_inline)) uint8
-clahe_blend_quad8 (const __local ulong * q, const __global uint * xtab,
+clahe_blend_quad8 (const __local float4 * q, const __global uint * xtab,
     int width, int x, float ya, float ya1, uint8 v, int maxv)
 {
   const uint8 i = vload8 (0, xtab + 4 * width + x) + v;
-  const ushort16 lo = as_ushort16 ((ulong4) (q[i.s0], q[i.s1], q[i.s2],
-          q[i.s3]));
-  const ushort16 hi = as_ushort16 ((ulong4) (q[i.s4], q[i.s5], q[i.s6],
-          q[i.s7]));
-  const float8 a = convert_float8 ((ushort8) (lo.s0, lo.s4, lo.s8, lo.sc,
-          hi.s0, hi.s4, hi.s8, hi.sc));
-  const float8 b = convert_float8 ((ushort8) (lo.s1, lo.s5, lo.s9, lo.sd,
-          hi.s1, hi.s5, hi.s9, hi.sd));
-  const float8 c = convert_float8 ((ushort8) (lo.s2, lo.s6, lo.sa, lo.se,
-          hi.s2, hi.s6, hi.sa, hi.se));
-  const float8 d = convert_float8 ((ushort8) (lo.s3, lo.s7, lo.sb, lo.sf,
-          hi.s3, hi.s7, hi.sb, hi.sf));
+  const float8 p0 = (float8) (q[i.s0], q[i.s4]);
+  const float8 p1 = (float8) (q[i.s1], q[i.s5]);
+  const float8 p2 = (float8) (q[i.s2], q[i.s6]);
+  const float8 p3 = (float8) (q[i.s3], q[i.s7]);
+  const float8 t0 = (float8) (p0.s0, p1.s0, p0.s1, p1.s1, p0.s4, p1.s4,
+      p0.s5, p1.s5);
+  const float8 t1 = (float8) (p2.s0, p3.s0, p2.s1, p3.s1, p2.s4, p3.s4,
+      p2.s5, p3.s5);
+  const float8 t2 = (float8) (p0.s2, p1.s2, p0.s3, p1.s3, p0.s6, p1.s6,
+      p0.s7, p1.s7);
+  const float8 t3 = (float8) (p2.s2, p3.s2, p2.s3, p3.s3, p2.s6, p3.s6,
+      p2.s7, p3.s7);
+  const float8 a = (float8) (t0.s0, t0.s1, t1.s0, t1.s1, t0.s4, t0.s5,
+      t1.s4, t1.s5);
+  const float8 b = (float8) (t0.s2, t0.s3, t1.s2, t1.s3, t0.s6, t0.s7,
+      t1.s6, t1.s7);
+  const float8 c = (float8) (t2.s0, t2.s1, t3.s0, t3.s1, t2.s4, t2.s5,
+      t3.s4, t3.s5);
+  const float8 d = (float8) (t2.s2, t2.s3, t3.s2, t3.s3, t2.s6, t2.s7,
+      t3.s6, t3.s7);
   const float8 xa = as_float8 (vload8 (0, xtab + 2 * width + x));
   const float8 xa1 = as_float8 (vload8 (0, xtab + 3 * width + x));
   const float8 res = (a * xa1 + b * xa) * ya1 + (c * xa1 + d * xa) * ya;
@@ -617,7 +625,7 @@ clahe_blend_quad8 (const __local ulong * q, const __global uint * xtab,
   }
 
 #define CLAHE_QUADS_START \
-  __local ulong *q = quads + (size_t) get_local_id (0) * (tiles_x + 1) * \
+  __local float4 *q = quads + (size_t) get_local_id (0) * (tiles_x + 1) * \
       bins; \
   int x0, x1, y0, y1, x, y, qt1 = -1, qt2 = -1; \
   if (!gst_cl_work_rect (width, height, chunk, rows, &x0, &x1, &y0, &y1)) \
@@ -627,7 +635,7 @@ clahe_blend_quad8 (const __local ulong * q, const __global uint * xtab,
 __kernel void
 clahe_blend_quads (const __global uchar * src, int src_stride,
     __global uchar * dst, int dst_stride, CLAHE_BLEND_ARGS,
-    __local ulong * quads)
+    __local float4 * quads)
 {
   CLAHE_QUADS_START;
   for (y = y0; y < y1; y++) {
@@ -648,7 +656,7 @@ clahe_blend_quads (const __global uchar * src, int src_stride,
 __kernel void
 clahe_blend16_quads (const __global uchar * src, int src_stride,
     __global uchar * dst, int dst_stride, CLAHE_BLEND_ARGS,
-    __local ulong * quads)
+    __local float4 * quads)
 {
   CLAHE_QUADS_START;
   for (y = y0; y < y1; y++) {

@@ -341,8 +341,8 @@ static gsize
 quads_size (GstClClahe * self, GstClFrameWork * work, const GstClPlane * src,
     const ClaheGrid * g, const GstClLaunch * l)
 {
-  const gsize size = (gsize) (g->tiles_x + 1) * g->bins * sizeof (guint64) *
-      l->local[0];
+  const gsize size = (gsize) (g->tiles_x + 1) * g->bins * 4 *
+      sizeof (gfloat) * l->local[0];
 
   if (!self->k_blend_quads || src->is_image || !cpu_groups (work) ||
       g->bins > 1024 || size > work->device->local_mem_size)
