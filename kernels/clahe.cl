@@ -577,39 +577,51 @@ clahe_blend_quad (const __local float4 * q, const __global uint * xtab,
 }
 
 /* clahe_blend_quad () of the 8 columns from x, in 8 lanes: the lanes'
- * float4s, paired (k, k + 4) in four vectors, transposed into the lanes'
- * l1[x1], l1[x2], l2[x1], l2[x2] (x86's unpack and shuffle steps) */
-inline __attribute__ ((always_inline)) uint8
-clahe_blend_quad8 (const __local float4 * q, const __global uint * xtab,
-    int width, int x, float ya, float ya1, uint8 v, int maxv)
-{
-  const uint8 i = vload8 (0, xtab + 4 * width + x) + v;
-  const float8 p0 = (float8) (q[i.s0], q[i.s4]);
-  const float8 p1 = (float8) (q[i.s1], q[i.s5]);
-  const float8 p2 = (float8) (q[i.s2], q[i.s6]);
-  const float8 p3 = (float8) (q[i.s3], q[i.s7]);
-  const float8 t0 = (float8) (p0.s0, p1.s0, p0.s1, p1.s1, p0.s4, p1.s4,
-      p0.s5, p1.s5);
-  const float8 t1 = (float8) (p2.s0, p3.s0, p2.s1, p3.s1, p2.s4, p3.s4,
-      p2.s5, p3.s5);
-  const float8 t2 = (float8) (p0.s2, p1.s2, p0.s3, p1.s3, p0.s6, p1.s6,
-      p0.s7, p1.s7);
-  const float8 t3 = (float8) (p2.s2, p3.s2, p2.s3, p3.s3, p2.s6, p3.s6,
-      p2.s7, p3.s7);
-  const float8 a = (float8) (t0.s0, t0.s1, t1.s0, t1.s1, t0.s4, t0.s5,
-      t1.s4, t1.s5);
-  const float8 b = (float8) (t0.s2, t0.s3, t1.s2, t1.s3, t0.s6, t0.s7,
-      t1.s6, t1.s7);
-  const float8 c = (float8) (t2.s0, t2.s1, t3.s0, t3.s1, t2.s4, t2.s5,
-      t3.s4, t3.s5);
-  const float8 d = (float8) (t2.s2, t2.s3, t3.s2, t3.s3, t2.s6, t2.s7,
-      t3.s6, t3.s7);
-  const float8 xa = as_float8 (vload8 (0, xtab + 2 * width + x));
-  const float8 xa1 = as_float8 (vload8 (0, xtab + 3 * width + x));
-  const float8 res = (a * xa1 + b * xa) * ya1 + (c * xa1 + d * xa) * ya;
-  return min (as_uint8 (convert_int8 ((res + 8388608.0f) - 8388608.0f)),
-      (uint8) (maxv));
+ * float4s (indices computed one by one: extracting them from a vector
+ * costs more), paired (k, k + 4) in four vectors, transposed into the
+ * lanes' l1[x1], l1[x2], l2[x1], l2[x2] (x86's unpack and shuffle steps).
+ * T, VALUE: the sample type and its value. */
+#define CLAHE_QI(k, VALUE) (xq[x + (k)] + VALUE (srow[x + (k)]))
+#define CLAHE_QUAD8(name, T, VALUE) \
+inline __attribute__ ((always_inline)) uint8 \
+name (const __local float4 * q, const __global uint * xtab, int width, \
+    int x, float ya, float ya1, const __global T * srow, int shift, \
+    uint mask, int maxv) \
+{ \
+  const __global uint *xq = xtab + 4 * width; \
+  const float8 p0 = (float8) (q[CLAHE_QI (0, VALUE)], \
+      q[CLAHE_QI (4, VALUE)]); \
+  const float8 p1 = (float8) (q[CLAHE_QI (1, VALUE)], \
+      q[CLAHE_QI (5, VALUE)]); \
+  const float8 p2 = (float8) (q[CLAHE_QI (2, VALUE)], \
+      q[CLAHE_QI (6, VALUE)]); \
+  const float8 p3 = (float8) (q[CLAHE_QI (3, VALUE)], \
+      q[CLAHE_QI (7, VALUE)]); \
+  const float8 t0 = (float8) (p0.s0, p1.s0, p0.s1, p1.s1, p0.s4, p1.s4, \
+      p0.s5, p1.s5); \
+  const float8 t1 = (float8) (p2.s0, p3.s0, p2.s1, p3.s1, p2.s4, p3.s4, \
+      p2.s5, p3.s5); \
+  const float8 t2 = (float8) (p0.s2, p1.s2, p0.s3, p1.s3, p0.s6, p1.s6, \
+      p0.s7, p1.s7); \
+  const float8 t3 = (float8) (p2.s2, p3.s2, p2.s3, p3.s3, p2.s6, p3.s6, \
+      p2.s7, p3.s7); \
+  const float8 a = (float8) (t0.s0, t0.s1, t1.s0, t1.s1, t0.s4, t0.s5, \
+      t1.s4, t1.s5); \
+  const float8 b = (float8) (t0.s2, t0.s3, t1.s2, t1.s3, t0.s6, t0.s7, \
+      t1.s6, t1.s7); \
+  const float8 c = (float8) (t2.s0, t2.s1, t3.s0, t3.s1, t2.s4, t2.s5, \
+      t3.s4, t3.s5); \
+  const float8 d = (float8) (t2.s2, t2.s3, t3.s2, t3.s3, t2.s6, t2.s7, \
+      t3.s6, t3.s7); \
+  const float8 xa = as_float8 (vload8 (0, xtab + 2 * width + x)); \
+  const float8 xa1 = as_float8 (vload8 (0, xtab + 3 * width + x)); \
+  const float8 res = (a * xa1 + b * xa) * ya1 + (c * xa1 + d * xa) * ya; \
+  return min (as_uint8 (convert_int8 ((res + 8388608.0f) - 8388608.0f)), \
+      (uint8) (maxv)); \
 }
+
+CLAHE_QUAD8 (clahe_blend_quad8, uchar, CLAHE_BYTE);
+CLAHE_QUAD8 (clahe_blend16_quad8, ushort, CLAHE_WORD);
 
 /* the row's weights, and its table (rebuilt where its pair of rows of
  * tiles is not the previous row's) */
@@ -644,8 +656,8 @@ clahe_blend_quads (const __global uchar * src, int src_stride,
     CLAHE_QUADS_ROW (y);
     for (x = x0; x + 8 <= x1; x += 8)
       *(__global clahe_uchar8_u *) (drow + x) = convert_uchar8
-          (clahe_blend_quad8 (q, xtab, width, x, ya, ya1,
-              convert_uint8 (vload8 (0, srow + x)), maxv));
+          (clahe_blend_quad8 (q, xtab, width, x, ya, ya1, srow, shift, mask,
+              maxv));
     for (; x < x1; x++)
       drow[x] = (uchar) clahe_blend_quad (q, xtab, width, x, ya, ya1,
           srow[x], maxv);
@@ -664,11 +676,9 @@ clahe_blend16_quads (const __global uchar * src, int src_stride,
         (const __global ushort *) (src + (size_t) y * src_stride);
     __global ushort *drow = (__global ushort *) (dst + (size_t) y * dst_stride);
     CLAHE_QUADS_ROW (y);
-    for (x = x0; x + 8 <= x1; x += 8) {
-      const uint8 v = (convert_uint8 (LOAD_US8 (srow + x)) >> shift) & mask;
-      STORE_US8 (drow + x, convert_ushort8 (clahe_blend_quad8 (q, xtab,
-                  width, x, ya, ya1, v, maxv) << shift));
-    }
+    for (x = x0; x + 8 <= x1; x += 8)
+      STORE_US8 (drow + x, convert_ushort8 (clahe_blend16_quad8 (q, xtab,
+                  width, x, ya, ya1, srow, shift, mask, maxv) << shift));
     for (; x < x1; x++)
       drow[x] = (ushort) (clahe_blend_quad (q, xtab, width, x, ya, ya1,
               ((uint) srow[x] >> shift) & mask, maxv) << shift);
