@@ -579,7 +579,10 @@ clahe_blend_quad (const __local float4 * q, const __global uint * xtab,
 /* clahe_blend_quad () of the 8 columns from x, in 8 lanes: the lanes'
  * float4s (indices computed one by one: extracting them from a vector
  * costs more), paired (k, k + 4) in four vectors, transposed into the
- * lanes' l1[x1], l1[x2], l2[x1], l2[x2] (x86's unpack and shuffle steps).
+ * lanes' l1[x1], l1[x2], l2[x1], l2[x2] in two steps of four unpacks.
+ * z is a zero the compiler cannot see (maxv < 2^16), XORed into each step:
+ * without it LLVM merges the loads and both steps into some 40 broadcasts
+ * and blends (measured: 12 % more CPU time for GRAY8 frames).
  * T, VALUE: the sample type and its value. */
 #define CLAHE_QI(k, VALUE) (xq[x + (k)] + VALUE (srow[x + (k)]))
 #define CLAHE_QUAD8(name, T, VALUE) \
@@ -589,22 +592,23 @@ name (const __local float4 * q, const __global uint * xtab, int width, \
     uint mask, int maxv) \
 { \
   const __global uint *xq = xtab + 4 * width; \
-  const float8 p0 = (float8) (q[CLAHE_QI (0, VALUE)], \
-      q[CLAHE_QI (4, VALUE)]); \
-  const float8 p1 = (float8) (q[CLAHE_QI (1, VALUE)], \
-      q[CLAHE_QI (5, VALUE)]); \
-  const float8 p2 = (float8) (q[CLAHE_QI (2, VALUE)], \
-      q[CLAHE_QI (6, VALUE)]); \
-  const float8 p3 = (float8) (q[CLAHE_QI (3, VALUE)], \
-      q[CLAHE_QI (7, VALUE)]); \
-  const float8 t0 = (float8) (p0.s0, p1.s0, p0.s1, p1.s1, p0.s4, p1.s4, \
-      p0.s5, p1.s5); \
-  const float8 t1 = (float8) (p2.s0, p3.s0, p2.s1, p3.s1, p2.s4, p3.s4, \
-      p2.s5, p3.s5); \
-  const float8 t2 = (float8) (p0.s2, p1.s2, p0.s3, p1.s3, p0.s6, p1.s6, \
-      p0.s7, p1.s7); \
-  const float8 t3 = (float8) (p2.s2, p3.s2, p2.s3, p3.s3, p2.s6, p3.s6, \
-      p2.s7, p3.s7); \
+  const uint8 z = (uint8) ((uint) maxv >> 16); \
+  const float8 p0 = as_float8 (as_uint8 ((float8) (q[CLAHE_QI (0, VALUE)], \
+              q[CLAHE_QI (4, VALUE)])) ^ z); \
+  const float8 p1 = as_float8 (as_uint8 ((float8) (q[CLAHE_QI (1, VALUE)], \
+              q[CLAHE_QI (5, VALUE)])) ^ z); \
+  const float8 p2 = as_float8 (as_uint8 ((float8) (q[CLAHE_QI (2, VALUE)], \
+              q[CLAHE_QI (6, VALUE)])) ^ z); \
+  const float8 p3 = as_float8 (as_uint8 ((float8) (q[CLAHE_QI (3, VALUE)], \
+              q[CLAHE_QI (7, VALUE)])) ^ z); \
+  const float8 t0 = as_float8 (as_uint8 ((float8) (p0.s0, p1.s0, p0.s1, \
+              p1.s1, p0.s4, p1.s4, p0.s5, p1.s5)) ^ z); \
+  const float8 t1 = as_float8 (as_uint8 ((float8) (p2.s0, p3.s0, p2.s1, \
+              p3.s1, p2.s4, p3.s4, p2.s5, p3.s5)) ^ z); \
+  const float8 t2 = as_float8 (as_uint8 ((float8) (p0.s2, p1.s2, p0.s3, \
+              p1.s3, p0.s6, p1.s6, p0.s7, p1.s7)) ^ z); \
+  const float8 t3 = as_float8 (as_uint8 ((float8) (p2.s2, p3.s2, p2.s3, \
+              p3.s3, p2.s6, p3.s6, p2.s7, p3.s7)) ^ z); \
   const float8 a = (float8) (t0.s0, t0.s1, t1.s0, t1.s1, t0.s4, t0.s5, \
       t1.s4, t1.s5); \
   const float8 b = (float8) (t0.s2, t0.s3, t1.s2, t1.s3, t0.s6, t0.s7, \
