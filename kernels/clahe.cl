@@ -215,8 +215,8 @@ clahe_fill_xtab (__global uint * xtab, int width, float inv_tw,
 
 /* Counts the row y of the tile from column tx0 (tw columns of the padded
  * frame): those in the frame from `row` 4 at a time, the padding (mirrored
- * columns) one by one */
-#define CLAHE_COUNT_ROW(T, row, VALUE) \
+ * columns) one by one. INC (h, v) counts v in h. */
+#define CLAHE_COUNT_ROW(T, row, VALUE, INC) \
   do { \
     const __global T *r_ = (const __global T *) (row); \
     const int xe_ = min (tx0 + tw, width); \
@@ -224,38 +224,53 @@ clahe_fill_xtab (__global uint * xtab, int width, float inv_tw,
     for (; x_ + 4 <= xe_; x_ += 4) { \
       const uint v0_ = VALUE (r_[x_]), v1_ = VALUE (r_[x_ + 1]); \
       const uint v2_ = VALUE (r_[x_ + 2]), v3_ = VALUE (r_[x_ + 3]); \
-      h0[v0_]++; \
-      h1[v1_]++; \
-      h2[v2_]++; \
-      h3[v3_]++; \
+      INC (h0, v0_); \
+      INC (h1, v1_); \
+      INC (h2, v2_); \
+      INC (h3, v3_); \
     } \
     for (; x_ < xe_; x_++) \
-      h0[VALUE (r_[x_])]++; \
+      INC (h0, VALUE (r_[x_])); \
     for (; x_ < tx0 + tw; x_++) \
-      h0[VALUE (r_[clahe_reflect101 (x_, width)])]++; \
+      INC (h0, VALUE (r_[clahe_reflect101 (x_, width)])); \
   } while (0)
+
+#define CLAHE_INC(h, v) h[v]++
+/* one histogram: counting the increments past the clip limit cl counts
+ * the excess (sum over the bins of max (count - cl, 0)) on the way, which
+ * spares a pass over the bins (16 bits: 65536 of them) */
+#define CLAHE_INC_OVER(h, v) over += ++h[v] > cl
+/* clahe_count_* (): the excess was not counted */
+#define CLAHE_OVER_UNKNOWN 0xffffffffu
 
 #define CLAHE_BYTE(v) ((uint) (v))
 #define CLAHE_WORD(v) (((uint) (v) >> shift) & mask)
 
-inline void
+/* Returns the excess over cl where copies is 1, else CLAHE_OVER_UNKNOWN */
+inline uint
 clahe_count_buffer (const __global uchar * src, int stride, int wide,
     int width, int height, int shift, uint mask, int tx0, int ty0, int tw,
-    int th, __local uint * hist, int bins, int copies)
+    int th, __local uint * hist, int bins, int copies, uint cl)
 {
   CLAHE_COPIES (hist, bins, copies);
+  uint over = 0;
   int r;
   for (r = 0; r < th; r++) {
     const __global uchar *row =
         src + (size_t) clahe_reflect101 (ty0 + r, height) * stride;
-    if (wide)
-      CLAHE_COUNT_ROW (ushort, row, CLAHE_WORD);
+    if (copies == 1 && wide)
+      CLAHE_COUNT_ROW (ushort, row, CLAHE_WORD, CLAHE_INC_OVER);
+    else if (copies == 1)
+      CLAHE_COUNT_ROW (uchar, row, CLAHE_BYTE, CLAHE_INC_OVER);
+    else if (wide)
+      CLAHE_COUNT_ROW (ushort, row, CLAHE_WORD, CLAHE_INC);
     else
-      CLAHE_COUNT_ROW (uchar, row, CLAHE_BYTE);
+      CLAHE_COUNT_ROW (uchar, row, CLAHE_BYTE, CLAHE_INC);
   }
+  return copies == 1 ? over : CLAHE_OVER_UNKNOWN;
 }
 
-inline void
+inline uint
 clahe_count_image (__read_only image2d_t src, int width, int height,
     int shift, uint mask, int tx0, int ty0, int tw, int th,
     __local uint * hist, int bins, int copies)
@@ -278,6 +293,7 @@ clahe_count_image (__read_only image2d_t src, int width, int height,
       h0[clahe_load_image (src, clahe_reflect101 (tx0 + c, width), y,
               shift, mask)]++;
   }
+  return CLAHE_OVER_UNKNOWN;
 }
 
 /* the inclusive running sum of 8 lanes */
@@ -291,21 +307,20 @@ clahe_scan8 (uint8 s)
 
 /* The tile's LUT from its `copies` histograms (summed into the first),
  * CLAHE_HIST_TO_LUT's operations 8 bins at a time: the excess over the
- * clip limit, then each bin clipped, its share of the excess added (bin b
+ * clip limit (unless counted: `over`), then each bin clipped, its share of the excess added (bin b
  * gets one more where b % rstep == 0 and b < residual * rstep: a counter
  * of b % rstep), the running sum and the scaled, rounded entries. The
  * conversions are the signed ones, a single instruction each on x86
  * (sums and entries are below 2^31: the same values). */
 inline void
-clahe_lut_serial (__local uint * hist, int bins, int copies, int clip,
-    float lut_scale, int maxv, __global ushort * lut)
+clahe_lut_serial (__local uint * hist, int bins, int copies, uint cl,
+    uint over, float lut_scale, int maxv, __global ushort * lut)
 {
-  const uint cl = clip > 0 ? (uint) clip : 0xffffffffu;
   const uint8 iota = (uint8) (0, 1, 2, 3, 4, 5, 6, 7);
   uint8 over8 = (uint8) (0), m, carry = (uint8) (0);
-  uint over, batch, residual, rstep = 1, rlimit, mstep;
+  uint batch, residual, rstep = 1, rlimit, mstep;
   int b, k;
-  for (b = 0; b < bins; b += 8) {
+  for (b = 0; over == CLAHE_OVER_UNKNOWN && b < bins; b += 8) {
     uint8 h = vload8 (0, hist + b);
     if (copies > 1) {
       for (k = 1; k < copies; k++)
@@ -314,8 +329,9 @@ clahe_lut_serial (__local uint * hist, int bins, int copies, int clip,
     }
     over8 += max (h, (uint8) (cl)) - (uint8) (cl);
   }
-  over = over8.s0 + over8.s1 + over8.s2 + over8.s3 + over8.s4 + over8.s5 +
-      over8.s6 + over8.s7;
+  if (over == CLAHE_OVER_UNKNOWN)
+    over = over8.s0 + over8.s1 + over8.s2 + over8.s3 + over8.s4 + over8.s5 +
+        over8.s6 + over8.s7;
   batch = over / (uint) bins;
   residual = over - batch * (uint) bins;
   if (residual > 0)
@@ -339,16 +355,20 @@ clahe_lut_serial (__local uint * hist, int bins, int copies, int clip,
   }
 }
 
-/* The serial path of a local-histogram kernel: zero, count, LUT */
+/* The serial path of a local-histogram kernel: zero, count (COUNT: the
+ * excess or CLAHE_OVER_UNKNOWN), LUT; cl: the clip limit, none: all ones */
 #define CLAHE_LUT_SERIAL(COUNT) \
   do { \
     const int tile_ = (int) get_group_id (0); \
     const int tx0 = (tile_ % tiles_x) * tw, ty0 = (tile_ / tiles_x) * th; \
+    const uint cl = clip > 0 ? (uint) clip : 0xffffffffu; \
+    uint over_; \
     for (b = 0; b < bins * copies; b += 8) \
       vstore8 ((uint8) (0), 0, hist + b); \
     clahe_fill_xtab (xtab, width, inv_tw, tiles_x, bins); \
-    COUNT; \
-    clahe_lut_serial (hist, bins, copies, clip, lut_scale, maxv, tlut); \
+    over_ = COUNT; \
+    clahe_lut_serial (hist, bins, copies, cl, over_, lut_scale, maxv, \
+        tlut); \
   } while (0)
 
 #define CLAHE_IS_SERIAL() (get_local_size (0) == 1)
@@ -407,7 +427,8 @@ clahe_lut (CLAHE_LUT_BUFFER_ARGS, __local uint * hist, int copies,
     __local uint * scratch)
 {
   CLAHE_LUT_LOCAL (CLAHE_LOAD_BUFFER, clahe_count_buffer (src, stride, wide,
-          width, height, shift, mask, tx0, ty0, tw, th, hist, bins, copies));
+          width, height, shift, mask, tx0, ty0, tw, th, hist, bins, copies,
+          cl));
 }
 
 __kernel void
