@@ -214,25 +214,28 @@ clahe_fill_xtab (__global uint * xtab, int width, float inv_tw,
       (copies) > 1 ? (bins) : 0)
 
 /* Counts the row y of the tile from column tx0 (tw columns of the padded
- * frame): those in the frame from `row` 4 at a time, the padding (mirrored
- * columns) one by one. INC (h, v) counts v in h. */
+ * frame): those in the frame from `row` 4 at a time (a walking pointer:
+ * int indices cost a sign extension each), the padding (mirrored columns)
+ * one by one. INC (h, v) counts v in h. */
 #define CLAHE_COUNT_ROW(T, row, VALUE, INC) \
   do { \
-    const __global T *r_ = (const __global T *) (row); \
-    const int xe_ = min (tx0 + tw, width); \
-    int x_ = tx0; \
-    for (; x_ + 4 <= xe_; x_ += 4) { \
-      const uint v0_ = VALUE (r_[x_]), v1_ = VALUE (r_[x_ + 1]); \
-      const uint v2_ = VALUE (r_[x_ + 2]), v3_ = VALUE (r_[x_ + 3]); \
+    const int xe_ = max (min (tx0 + tw, width), tx0); \
+    const __global T *p_ = (const __global T *) (row) + tx0; \
+    const __global T *const e_ = (const __global T *) (row) + xe_; \
+    int x_; \
+    for (; e_ - p_ >= 4; p_ += 4) { \
+      const uint v0_ = VALUE (p_[0]), v1_ = VALUE (p_[1]); \
+      const uint v2_ = VALUE (p_[2]), v3_ = VALUE (p_[3]); \
       INC (h0, v0_); \
       INC (h1, v1_); \
       INC (h2, v2_); \
       INC (h3, v3_); \
     } \
-    for (; x_ < xe_; x_++) \
-      INC (h0, VALUE (r_[x_])); \
-    for (; x_ < tx0 + tw; x_++) \
-      INC (h0, VALUE (r_[clahe_reflect101 (x_, width)])); \
+    for (; p_ < e_; p_++) \
+      INC (h0, VALUE (*p_)); \
+    for (x_ = xe_; x_ < tx0 + tw; x_++) \
+      INC (h0, VALUE (((const __global T *) (row))[clahe_reflect101 (x_, \
+                  width)])); \
   } while (0)
 
 #define CLAHE_INC(h, v) h[v]++
