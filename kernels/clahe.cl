@@ -181,8 +181,20 @@ inline void
 clahe_fill_xtab (__global uint * xtab, int width, float inv_tw,
     int tiles_x, int bins)
 {
-  int x;
-  for (x = (int) get_global_id (0); x < width; x += (int) get_global_size (0)) {
+  const int n = (int) get_global_size (0);
+  int x, xe = width, step = n;
+#ifdef GST_CL_CPU
+  /* CPUs: a contiguous run of columns a work-item (the GPU's interleaved
+   * columns would put neighbouring columns, which share cache lines, on
+   * different cores) */
+  const int chunk = (width + n - 1) / n;
+  x = (int) get_global_id (0) * chunk;
+  xe = min (x + chunk, width);
+  step = 1;
+#else
+  x = (int) get_global_id (0);
+#endif
+  for (; x < xe; x += step) {
     int x1, x2;
     float xa;
     clahe_between (x, inv_tw, tiles_x, &x1, &x2, &xa);
