@@ -335,8 +335,10 @@ enqueue_luts (GstClClahe * self, GstClFrameWork * work,
 }
 
 /* The local memory of the quad blends (clahe.cl) over @l, 0 where they do
- * not run: in CPU builds' strips, up to 10 bits (a larger table costs more
- * to build than its pixels save), and where the work-items' tables fit */
+ * not run: in CPU builds' strips, up to 10 bits (a 12-bit table, 36,864
+ * entries for 8x8 tiles, rebuilt once or twice a strip, would cost about
+ * as much as the strip's pixels save), and where the work-items' tables
+ * fit */
 static gsize
 quads_size (GstClClahe * self, GstClFrameWork * work, const GstClPlane * src,
     const ClaheGrid * g, const GstClLaunch * l)
