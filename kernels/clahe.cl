@@ -175,13 +175,26 @@ clahe_between (int p, float inv, int tiles, int *t1, int *t2, float *a)
  * arrays of `width` entries, for column x the offsets of its two tiles'
  * LUTs in a row of tiles (xtab[x], xtab[width + x]) and the weights xa and
  * 1 - xa as float bits (xtab[2 width + x], xtab[3 width + x]): arrays, so
- * that the blend loads 8 columns of each at once */
+ * that the blend loads 8 columns of each at once; on CPUs a fifth array,
+ * the offset of the column's entries in the quad table (xtab[4 width + x]) */
 inline void
 clahe_fill_xtab (__global uint * xtab, int width, float inv_tw,
     int tiles_x, int bins)
 {
-  int x;
-  for (x = (int) get_global_id (0); x < width; x += (int) get_global_size (0)) {
+  const int n = (int) get_global_size (0);
+  int x, xe = width, step = n;
+#ifdef GST_CL_CPU
+  /* CPUs: a contiguous run of columns a work-item (the GPU's interleaved
+   * columns would put neighbouring columns, which share cache lines, on
+   * different cores) */
+  const int chunk = (width + n - 1) / n;
+  x = (int) get_global_id (0) * chunk;
+  xe = min (x + chunk, width);
+  step = 1;
+#else
+  x = (int) get_global_id (0);
+#endif
+  for (; x < xe; x += step) {
     int x1, x2;
     float xa;
     clahe_between (x, inv_tw, tiles_x, &x1, &x2, &xa);
@@ -189,16 +202,210 @@ clahe_fill_xtab (__global uint * xtab, int width, float inv_tw,
     xtab[width + x] = (uint) (x2 * bins);
     xtab[2 * width + x] = as_uint (xa);
     xtab[3 * width + x] = as_uint (1.0f - xa);
+#ifdef GST_CL_CPU
+    /* the column's pair of tiles in the quad table (clahe_fill_quads) */
+    xtab[4 * width + x] = (uint) ((x1 == x2 ? (x1 == 0 ? 0 : tiles_x) :
+            x2) * bins);
+#endif
   }
 }
+
+#ifdef GST_CL_CPU
+/* CPU groups of one work-item (the LUT kernels' shape on CPUs) take the
+ * serial path below: counts in `copies` histograms (4 where local memory
+ * holds them), pixel k of a row in histogram k % copies, so that runs of
+ * equal values (flat areas) do not chain each increment of a bin to the
+ * store of the previous one; then the bins 8 at a time, with no division */
+
+/* the histograms' pointers: k % copies of them distinct */
+#define CLAHE_COPIES(hist, bins, copies) \
+  __local uint *h0 = (hist); \
+  __local uint *h1 = (hist) + ((copies) > 1 ? (bins) : 0); \
+  __local uint *h2 = (hist) + ((copies) > 2 ? 2 * (bins) : 0); \
+  __local uint *h3 = (hist) + ((copies) > 2 ? 3 * (bins) : \
+      (copies) > 1 ? (bins) : 0)
+
+/* Counts the row y of the tile from column tx0 (tw columns of the padded
+ * frame): those in the frame from `row` 4 at a time (a walking pointer:
+ * int indices cost a sign extension each), the padding (mirrored columns)
+ * one by one. INC (h, v) counts v in h. */
+#define CLAHE_COUNT_ROW(T, row, VALUE, INC) \
+  do { \
+    const int xe_ = max (min (tx0 + tw, width), tx0); \
+    const __global T *p_ = (const __global T *) (row) + tx0; \
+    const __global T *const e_ = (const __global T *) (row) + xe_; \
+    int x_; \
+    for (; e_ - p_ >= 4; p_ += 4) { \
+      const uint v0_ = VALUE (p_[0]), v1_ = VALUE (p_[1]); \
+      const uint v2_ = VALUE (p_[2]), v3_ = VALUE (p_[3]); \
+      INC (h0, v0_); \
+      INC (h1, v1_); \
+      INC (h2, v2_); \
+      INC (h3, v3_); \
+    } \
+    for (; p_ < e_; p_++) \
+      INC (h0, VALUE (*p_)); \
+    for (x_ = xe_; x_ < tx0 + tw; x_++) \
+      INC (h0, VALUE (((const __global T *) (row))[clahe_reflect101 (x_, \
+                  width)])); \
+  } while (0)
+
+#define CLAHE_INC(h, v) h[v]++
+/* one histogram: counting the increments past the clip limit cl counts
+ * the excess (sum over the bins of max (count - cl, 0)) on the way, which
+ * spares a pass over the bins (16 bits: 65536 of them) */
+#define CLAHE_INC_OVER(h, v) over += ++h[v] > cl
+/* clahe_count_* (): the excess was not counted */
+#define CLAHE_OVER_UNKNOWN 0xffffffffu
+
+#define CLAHE_BYTE(v) ((uint) (v))
+#define CLAHE_WORD(v) (((uint) (v) >> shift) & mask)
+
+/* Returns the excess over cl where copies is 1, else CLAHE_OVER_UNKNOWN */
+inline uint
+clahe_count_buffer (const __global uchar * src, int stride, int wide,
+    int width, int height, int shift, uint mask, int tx0, int ty0, int tw,
+    int th, __local uint * hist, int bins, int copies, uint cl)
+{
+  CLAHE_COPIES (hist, bins, copies);
+  uint over = 0;
+  int r;
+  for (r = 0; r < th; r++) {
+    const __global uchar *row =
+        src + (size_t) clahe_reflect101 (ty0 + r, height) * stride;
+    if (copies == 1 && wide)
+      CLAHE_COUNT_ROW (ushort, row, CLAHE_WORD, CLAHE_INC_OVER);
+    else if (copies == 1)
+      CLAHE_COUNT_ROW (uchar, row, CLAHE_BYTE, CLAHE_INC_OVER);
+    else if (wide)
+      CLAHE_COUNT_ROW (ushort, row, CLAHE_WORD, CLAHE_INC);
+    else
+      CLAHE_COUNT_ROW (uchar, row, CLAHE_BYTE, CLAHE_INC);
+  }
+  return copies == 1 ? over : CLAHE_OVER_UNKNOWN;
+}
+
+inline uint
+clahe_count_image (__read_only image2d_t src, int width, int height,
+    int shift, uint mask, int tx0, int ty0, int tw, int th,
+    __local uint * hist, int bins, int copies)
+{
+  CLAHE_COPIES (hist, bins, copies);
+  int r, c;
+  for (r = 0; r < th; r++) {
+    const int y = clahe_reflect101 (ty0 + r, height);
+    for (c = 0; c + 4 <= tw; c += 4) {
+      h0[clahe_load_image (src, clahe_reflect101 (tx0 + c, width), y,
+              shift, mask)]++;
+      h1[clahe_load_image (src, clahe_reflect101 (tx0 + c + 1, width), y,
+              shift, mask)]++;
+      h2[clahe_load_image (src, clahe_reflect101 (tx0 + c + 2, width), y,
+              shift, mask)]++;
+      h3[clahe_load_image (src, clahe_reflect101 (tx0 + c + 3, width), y,
+              shift, mask)]++;
+    }
+    for (; c < tw; c++)
+      h0[clahe_load_image (src, clahe_reflect101 (tx0 + c, width), y,
+              shift, mask)]++;
+  }
+  return CLAHE_OVER_UNKNOWN;
+}
+
+/* the inclusive running sum of 8 lanes */
+inline uint8
+clahe_scan8 (uint8 s)
+{
+  s += (uint8) (0, s.s0, s.s1, s.s2, s.s3, s.s4, s.s5, s.s6);
+  s += (uint8) (0, 0, s.s0, s.s1, s.s2, s.s3, s.s4, s.s5);
+  return s + (uint8) (0, 0, 0, 0, s.s0, s.s1, s.s2, s.s3);
+}
+
+/* The tile's LUT from its `copies` histograms (summed into the first),
+ * CLAHE_HIST_TO_LUT's operations 8 bins at a time: the excess over the
+ * clip limit (unless counted: `over`), then each bin clipped, its share of the excess added (bin b
+ * gets one more where b % rstep == 0 and b < residual * rstep: a counter
+ * of b % rstep), the running sum and the scaled, rounded entries. The
+ * conversions are the signed ones, a single instruction each on x86
+ * (sums and entries are below 2^31: the same values). */
+inline void
+clahe_lut_serial (__local uint * hist, int bins, int copies, uint cl,
+    uint over, float lut_scale, int maxv, __global ushort * lut)
+{
+  const uint8 iota = (uint8) (0, 1, 2, 3, 4, 5, 6, 7);
+  uint8 over8 = (uint8) (0), m, carry = (uint8) (0);
+  uint batch, residual, rstep = 1, rlimit, mstep;
+  int b, k;
+  for (b = 0; over == CLAHE_OVER_UNKNOWN && b < bins; b += 8) {
+    uint8 h = vload8 (0, hist + b);
+    if (copies > 1) {
+      for (k = 1; k < copies; k++)
+        h += vload8 (0, hist + k * bins + b);
+      vstore8 (h, 0, hist + b);
+    }
+    over8 += max (h, (uint8) (cl)) - (uint8) (cl);
+  }
+  if (over == CLAHE_OVER_UNKNOWN)
+    over = over8.s0 + over8.s1 + over8.s2 + over8.s3 + over8.s4 + over8.s5 +
+        over8.s6 + over8.s7;
+  batch = over / (uint) bins;
+  residual = over - batch * (uint) bins;
+  if (residual > 0)
+    rstep = max ((uint) bins / residual, 1u);
+  rlimit = residual * rstep;
+  m = iota % rstep;
+  mstep = 8 % rstep;
+  for (b = 0; b < bins; b += 8) {
+    const int8 extra = (m == (uint8) (0)) & ((uint8) (b) + iota <
+        (uint8) (rlimit));
+    uint8 s = min (vload8 (0, hist + b), (uint8) (cl)) + (uint8) (batch) -
+        as_uint8 (extra);
+    float8 f;
+    s = clahe_scan8 (s) + carry;
+    carry = (uint8) (s.s7);
+    m += (uint8) (mstep);
+    m -= as_uint8 (m >= (uint8) (rstep)) & (uint8) (rstep);
+    f = convert_float8 (as_int8 (s)) * lut_scale;
+    STORE_US8 (lut + b, convert_ushort8 (min (as_uint8 (convert_int8 ((f +
+                        8388608.0f) - 8388608.0f)), (uint8) (maxv))));
+  }
+}
+
+/* The serial path of a local-histogram kernel: zero, count (COUNT: the
+ * excess or CLAHE_OVER_UNKNOWN), LUT; cl: the clip limit, none: all ones */
+#define CLAHE_LUT_SERIAL(COUNT) \
+  do { \
+    const int tile_ = (int) get_group_id (0); \
+    const int tx0 = (tile_ % tiles_x) * tw, ty0 = (tile_ / tiles_x) * th; \
+    const uint cl = clip > 0 ? (uint) clip : 0xffffffffu; \
+    uint over_; \
+    for (b = 0; b < bins * copies; b += 8) \
+      vstore8 ((uint8) (0), 0, hist + b); \
+    clahe_fill_xtab (xtab, width, inv_tw, tiles_x, bins); \
+    over_ = COUNT; \
+    clahe_lut_serial (hist, bins, copies, cl, over_, lut_scale, maxv, \
+        tlut); \
+  } while (0)
+
+#define CLAHE_IS_SERIAL() (get_local_size (0) == 1)
+#else
+#define CLAHE_LUT_SERIAL(COUNT)
+#define CLAHE_IS_SERIAL() 0
+#endif
 
 #define CLAHE_LOAD_BUFFER(x, y) clahe_load (src, stride, wide, x, y, shift, mask)
 #define CLAHE_LOAD_IMAGE(x, y) clahe_load_image (src, x, y, shift, mask)
 
-/* Up to 12 bits: the histogram in local memory (`hist`: bins uints) */
-#define CLAHE_LUT_LOCAL(LOAD) \
+/* The histogram in local memory (`hist`: bins uints, `copies` of them on
+ * the serial path): up to 12 bits, and 16 bits on CPUs (local memory
+ * there is the core's cache, which a tile's histogram in a buffer, cold
+ * each frame, is not). COUNT: the serial path's count. */
+#define CLAHE_LUT_LOCAL(LOAD, COUNT) \
   __global ushort *tlut = lut + (size_t) get_group_id (0) * bins; \
   int b; \
+  if (CLAHE_IS_SERIAL ()) { \
+    CLAHE_LUT_SERIAL (COUNT); \
+    return; \
+  } \
   for (b = (int) get_local_id (0); b < bins; b += (int) get_local_size (0)) \
     hist[b] = 0; \
   clahe_fill_xtab (xtab, width, inv_tw, tiles_x, bins); \
@@ -231,17 +438,20 @@ clahe_fill_xtab (__global uint * xtab, int width, float inv_tw,
     __global ushort * lut, __global uint * xtab
 
 __kernel void
-clahe_lut (CLAHE_LUT_BUFFER_ARGS, __local uint * hist,
+clahe_lut (CLAHE_LUT_BUFFER_ARGS, __local uint * hist, int copies,
     __local uint * scratch)
 {
-  CLAHE_LUT_LOCAL (CLAHE_LOAD_BUFFER);
+  CLAHE_LUT_LOCAL (CLAHE_LOAD_BUFFER, clahe_count_buffer (src, stride, wide,
+          width, height, shift, mask, tx0, ty0, tw, th, hist, bins, copies,
+          cl));
 }
 
 __kernel void
-clahe_lut_image (CLAHE_LUT_IMAGE_ARGS, __local uint * hist,
+clahe_lut_image (CLAHE_LUT_IMAGE_ARGS, __local uint * hist, int copies,
     __local uint * scratch)
 {
-  CLAHE_LUT_LOCAL (CLAHE_LOAD_IMAGE);
+  CLAHE_LUT_LOCAL (CLAHE_LOAD_IMAGE, clahe_count_image (src, width, height,
+          shift, mask, tx0, ty0, tw, th, hist, bins, copies));
 }
 
 __kernel void
@@ -284,7 +494,7 @@ clahe_gather8 (const __global ushort * l, uint8 i)
 /* clahe_blend_value () of the 8 columns from x, in 8 lanes (the same
  * operations lane by lane): the strips of CPUs take rows 8 columns at a
  * time, in SIMD */
-inline uint8
+inline __attribute__ ((always_inline)) uint8
 clahe_blend_value8 (const __global ushort * l1, const __global ushort * l2,
     const __global uint * xtab, int width, int x, float ya, float ya1,
     uint8 v, int maxv)
@@ -296,7 +506,7 @@ clahe_blend_value8 (const __global ushort * l1, const __global ushort * l2,
   const float8 res = (clahe_gather8 (l1, i1) * xa1 +
       clahe_gather8 (l1, i2) * xa) * ya1 + (clahe_gather8 (l2, i1) * xa1 +
       clahe_gather8 (l2, i2) * xa) * ya;
-  return min (convert_uint8 ((res + 8388608.0f) - 8388608.0f),
+  return min (as_uint8 (convert_int8 ((res + 8388608.0f) - 8388608.0f)),
       (uint8) (maxv));
 }
 
@@ -351,15 +561,170 @@ clahe_blend16 (const __global uchar * src, int src_stride,
     __global ushort *drow = (__global ushort *) (dst + (size_t) y * dst_stride);
     CLAHE_BLEND_ROW (y);
     for (x = x0; x + 8 <= x1; x += 8) {
-      const uint8 v = (convert_uint8 (vload8 (0, srow + x)) >> shift) & mask;
-      vstore8 (convert_ushort8 (clahe_blend_value8 (l1, l2, xtab, width, x,
-                  ya, ya1, v, maxv) << shift), 0, drow + x);
+      const uint8 v = (convert_uint8 (LOAD_US8 (srow + x)) >> shift) & mask;
+      STORE_US8 (drow + x, convert_ushort8 (clahe_blend_value8 (l1, l2,
+                  xtab, width, x, ya, ya1, v, maxv) << shift));
     }
     for (; x < x1; x++)
       drow[x] = (ushort) (clahe_blend_value (l1, l2, xtab, width, x, ya, ya1,
               ((uint) srow[x] >> shift) & mask, maxv) << shift);
   }
 }
+
+#ifdef GST_CL_CPU
+/* The quad blends (CPUs, up to 10 bits): a work-item first gathers the
+ * four LUT entries a pixel of value v reads, for each pair of neighbouring
+ * tiles of its row of tiles, into one float4 of a table in local memory
+ * (its own part), q[cx * bins + v] = (l1[x1][v], l1[x2][v], l2[x1][v],
+ * l2[x2][v]) (exact: entries are below 2^16), where cx = 0 .. tiles_x is
+ * the pair (x1, x2) = (max (cx - 1, 0), min (cx, tiles_x - 1)); the pixels
+ * then load one float4 each instead of four entries (which POCL loads one
+ * by one) and convert nothing. A table serves the rows of a pair of rows
+ * of tiles (t1, t2): the ~33 rows of a strip rebuild it once or twice
+ * (9 x 256 entries for 8x8 tiles at 8 bits, against 63,000 pixels). */
+typedef uchar8 __attribute__ ((aligned (1))) clahe_uchar8_u;
+
+inline void
+clahe_fill_quads (__local float4 * q, const __global ushort * lut, int t1,
+    int t2, int tiles_x, int bins)
+{
+  const __global ushort *l1 = lut + (size_t) t1 * tiles_x * bins;
+  const __global ushort *l2 = lut + (size_t) t2 * tiles_x * bins;
+  int cx, v;
+  for (cx = 0; cx <= tiles_x; cx++) {
+    const int x1 = max (cx - 1, 0) * bins, x2 = min (cx, tiles_x - 1) * bins;
+    for (v = 0; v < bins; v++)
+      q[cx * bins + v] = convert_float4 ((ushort4) (l1[x1 + v], l1[x2 + v],
+              l2[x1 + v], l2[x2 + v]));
+  }
+}
+
+/* clahe_blend_value () from the quad table */
+inline uint
+clahe_blend_quad (const __local float4 * q, const __global uint * xtab,
+    int width, int x, float ya, float ya1, uint v, int maxv)
+{
+  const float4 e = q[xtab[4 * width + x] + v];
+  const float xa = as_float (xtab[2 * width + x]);
+  const float xa1 = as_float (xtab[3 * width + x]);
+  const float res = (e.s0 * xa1 + e.s1 * xa) * ya1 + (e.s2 * xa1 +
+      e.s3 * xa) * ya;
+  return min (clahe_round (res), (uint) maxv);
+}
+
+/* clahe_blend_quad () of the 8 columns from x, in 8 lanes: the lanes'
+ * float4s (indices computed one by one: extracting them from a vector
+ * costs more), paired (k, k + 4) in four vectors, transposed into the
+ * lanes' l1[x1], l1[x2], l2[x1], l2[x2] in two steps of four unpacks.
+ * z is a zero the compiler cannot see (maxv < 2^16), XORed into each step:
+ * without it LLVM merges the loads and both steps into some 40 broadcasts
+ * and blends (measured: 12 % more CPU time for GRAY8 frames).
+ * T, VALUE: the sample type and its value. */
+#define CLAHE_QI(k, VALUE) (xq[x + (k)] + VALUE (srow[x + (k)]))
+#define CLAHE_QUAD8(name, T, VALUE) \
+inline __attribute__ ((always_inline)) uint8 \
+name (const __local float4 * q, const __global uint * xtab, int width, \
+    int x, float ya, float ya1, const __global T * srow, int shift, \
+    uint mask, int maxv) \
+{ \
+  const __global uint *xq = xtab + 4 * width; \
+  const uint8 z = (uint8) ((uint) maxv >> 16); \
+  const float8 p0 = as_float8 (as_uint8 ((float8) (q[CLAHE_QI (0, VALUE)], \
+              q[CLAHE_QI (4, VALUE)])) ^ z); \
+  const float8 p1 = as_float8 (as_uint8 ((float8) (q[CLAHE_QI (1, VALUE)], \
+              q[CLAHE_QI (5, VALUE)])) ^ z); \
+  const float8 p2 = as_float8 (as_uint8 ((float8) (q[CLAHE_QI (2, VALUE)], \
+              q[CLAHE_QI (6, VALUE)])) ^ z); \
+  const float8 p3 = as_float8 (as_uint8 ((float8) (q[CLAHE_QI (3, VALUE)], \
+              q[CLAHE_QI (7, VALUE)])) ^ z); \
+  const float8 t0 = as_float8 (as_uint8 ((float8) (p0.s0, p1.s0, p0.s1, \
+              p1.s1, p0.s4, p1.s4, p0.s5, p1.s5)) ^ z); \
+  const float8 t1 = as_float8 (as_uint8 ((float8) (p2.s0, p3.s0, p2.s1, \
+              p3.s1, p2.s4, p3.s4, p2.s5, p3.s5)) ^ z); \
+  const float8 t2 = as_float8 (as_uint8 ((float8) (p0.s2, p1.s2, p0.s3, \
+              p1.s3, p0.s6, p1.s6, p0.s7, p1.s7)) ^ z); \
+  const float8 t3 = as_float8 (as_uint8 ((float8) (p2.s2, p3.s2, p2.s3, \
+              p3.s3, p2.s6, p3.s6, p2.s7, p3.s7)) ^ z); \
+  const float8 a = (float8) (t0.s0, t0.s1, t1.s0, t1.s1, t0.s4, t0.s5, \
+      t1.s4, t1.s5); \
+  const float8 b = (float8) (t0.s2, t0.s3, t1.s2, t1.s3, t0.s6, t0.s7, \
+      t1.s6, t1.s7); \
+  const float8 c = (float8) (t2.s0, t2.s1, t3.s0, t3.s1, t2.s4, t2.s5, \
+      t3.s4, t3.s5); \
+  const float8 d = (float8) (t2.s2, t2.s3, t3.s2, t3.s3, t2.s6, t2.s7, \
+      t3.s6, t3.s7); \
+  const float8 xa = as_float8 (vload8 (0, xtab + 2 * width + x)); \
+  const float8 xa1 = as_float8 (vload8 (0, xtab + 3 * width + x)); \
+  const float8 res = (a * xa1 + b * xa) * ya1 + (c * xa1 + d * xa) * ya; \
+  return min (as_uint8 (convert_int8 ((res + 8388608.0f) - 8388608.0f)), \
+      (uint8) (maxv)); \
+}
+
+CLAHE_QUAD8 (clahe_blend_quad8, uchar, CLAHE_BYTE);
+CLAHE_QUAD8 (clahe_blend16_quad8, ushort, CLAHE_WORD);
+
+/* the row's weights, and its table (rebuilt where its pair of rows of
+ * tiles is not the previous row's) */
+#define CLAHE_QUADS_ROW(y) \
+  int t1_, t2_; \
+  float ya, ya1; \
+  clahe_between ((y), inv_th, tiles_y, &t1_, &t2_, &ya); \
+  ya1 = 1.0f - ya; \
+  if (t1_ != qt1 || t2_ != qt2) { \
+    clahe_fill_quads (q, lut, t1_, t2_, tiles_x, bins); \
+    qt1 = t1_; \
+    qt2 = t2_; \
+  }
+
+#define CLAHE_QUADS_START \
+  __local float4 *q = quads + (size_t) get_local_id (0) * (tiles_x + 1) * \
+      bins; \
+  int x0, x1, y0, y1, x, y, qt1 = -1, qt2 = -1; \
+  if (!gst_cl_work_rect (width, height, chunk, rows, &x0, &x1, &y0, &y1)) \
+    return
+
+/* clahe_blend with the quad table */
+__kernel void
+clahe_blend_quads (const __global uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, CLAHE_BLEND_ARGS,
+    __local float4 * quads)
+{
+  CLAHE_QUADS_START;
+  for (y = y0; y < y1; y++) {
+    const __global uchar *srow = src + (size_t) y * src_stride;
+    __global uchar *drow = dst + (size_t) y * dst_stride;
+    CLAHE_QUADS_ROW (y);
+    for (x = x0; x + 8 <= x1; x += 8)
+      *(__global clahe_uchar8_u *) (drow + x) = convert_uchar8
+          (clahe_blend_quad8 (q, xtab, width, x, ya, ya1, srow, shift, mask,
+              maxv));
+    for (; x < x1; x++)
+      drow[x] = (uchar) clahe_blend_quad (q, xtab, width, x, ya, ya1,
+          srow[x], maxv);
+  }
+}
+
+/* clahe_blend16 with the quad table */
+__kernel void
+clahe_blend16_quads (const __global uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, CLAHE_BLEND_ARGS,
+    __local float4 * quads)
+{
+  CLAHE_QUADS_START;
+  for (y = y0; y < y1; y++) {
+    const __global ushort *srow =
+        (const __global ushort *) (src + (size_t) y * src_stride);
+    __global ushort *drow = (__global ushort *) (dst + (size_t) y * dst_stride);
+    CLAHE_QUADS_ROW (y);
+    for (x = x0; x + 8 <= x1; x += 8)
+      STORE_US8 (drow + x, convert_ushort8 (clahe_blend16_quad8 (q, xtab,
+                  width, x, ya, ya1, srow, shift, mask, maxv) << shift));
+    for (; x < x1; x++)
+      drow[x] = (ushort) (clahe_blend_quad (q, xtab, width, x, ya, ya1,
+              ((uint) srow[x] >> shift) & mask, maxv) << shift);
+  }
+}
+#endif
 
 __kernel void
 clahe_blend_image (__read_only image2d_t src, __write_only image2d_t dst,

@@ -82,6 +82,7 @@ struct _GstClClahe
   cl_kernel k_lut, k_lut_image, k_lut_wide, k_lut_wide_image;
   cl_kernel k_blend, k_blend16, k_blend_image;
   cl_kernel k_count_parts, k_lut_parts;
+  cl_kernel k_blend_quads, k_blend16_quads;     /* CPU builds only */
   gsize group_local, group_wide;        /* LUT kernels' group sizes */
   gsize group_parts;            /* the parts kernels' (GPUs) */
   cl_mem partials;              /* GPUs: the tiles' partial histograms */
@@ -192,6 +193,12 @@ gst_cl_clahe_setup (GstClBaseFilter * base, cl_program program,
           || !(self->k_blend_image = gst_cl_kernel_new (program,
                   "clahe_blend_image", error))))
     return FALSE;
+  if (!gst_cl_device_builds_gpu_kernels (device) &&
+      (!(self->k_blend_quads = gst_cl_kernel_new (program,
+                  "clahe_blend_quads", error))
+          || !(self->k_blend16_quads = gst_cl_kernel_new (program,
+                  "clahe_blend16_quads", error))))
+    return FALSE;
   /* the image kernels take the same groups: the smaller of both */
   self->group_local = lut_group (device, self->k_lut);
   self->group_wide = lut_group (device, self->k_lut_wide);
@@ -230,6 +237,8 @@ gst_cl_clahe_cleanup (GstClBaseFilter * base)
   release_kernel (&self->k_lut_parts);
   g_clear_pointer (&self->partials, clReleaseMemObject);
   self->partials_size = 0;
+  release_kernel (&self->k_blend_quads);
+  release_kernel (&self->k_blend16_quads);
   g_clear_pointer (&self->lut, clReleaseMemObject);
   self->lut_size = 0;
   g_clear_pointer (&self->hist, clReleaseMemObject);
@@ -238,18 +247,6 @@ gst_cl_clahe_cleanup (GstClBaseFilter * base)
   self->xtab_size = 0;
   g_clear_pointer (&self->last_event, clReleaseEvent);
   self->last_queue = NULL;
-}
-
-/* Whether the histogram of @g fits the device's local memory (with the
- * group's partial sums): 8, 10 and 12 bits do on any device of OpenCL's
- * full profile (32 KB at least). */
-static gboolean
-histogram_is_local (GstClClahe * self, const ClaheGrid * g)
-{
-  GstClDevice *device = GST_CL_BASE_TRANSFORM (self)->device;
-  return g->bins <= 4096 &&
-      (g->bins + 2 + self->group_local) * sizeof (guint32) <=
-      device->local_mem_size;
 }
 
 /* Whether the LUT kernels take groups of one work-item: the CPU shape
@@ -262,6 +259,31 @@ cpu_groups (GstClFrameWork * work)
       !gst_cl_device_builds_gpu_kernels (work->device);
 }
 
+/* How many copies of the histogram of @g the LUT kernels count in local
+ * memory (with the group's partial sums), 0 where not even one fits. One
+ * on GPUs, where up to 12 bits fit any device of OpenCL's full profile
+ * (32 KB at least). On CPUs groups of one work-item count in up to 4
+ * copies (clahe.cl), and 16-bit histograms (256 KB) are local too where
+ * they fit (POCL: 512 KB): local memory there is the core's cache, which
+ * the buffer's histograms, cold each frame, are not. */
+static gint
+histogram_copies (GstClClahe * self, GstClFrameWork * work,
+    const ClaheGrid * g)
+{
+  GstClDevice *device = GST_CL_BASE_TRANSFORM (self)->device;
+  const gboolean serial = cpu_groups (work);
+  const gsize group = serial ? 1 : self->group_local;
+  gint copies = serial ? 4 : 1;
+
+  if (!serial && g->bins > 4096)
+    return 0;
+  for (; copies > 0; copies /= 2)
+    if (((gsize) g->bins * copies + 2 + group) * sizeof (guint32) <=
+        device->local_mem_size)
+      return copies;
+  return 0;
+}
+
 /* Enqueues the LUTs of every tile of @g from @src into self->lut, and the
  * column table into self->xtab. A work-group a tile: one work-item on CPUs
  * (cpu_groups ()), which walks the tile as OpenCV's loop does; on GPUs a
@@ -270,7 +292,8 @@ static gboolean
 enqueue_luts (GstClClahe * self, GstClFrameWork * work,
     const GstClPlane * src, const ClaheGrid * g, GError ** error)
 {
-  const gboolean local = histogram_is_local (self, g);
+  const cl_int copies = histogram_copies (self, work, g);
+  const gboolean local = copies > 0;
   const cl_int wide = GST_CL_PLANE_IS_WIDE (src);
   const cl_uint mask = (cl_uint) g->maxv;
   const gsize group = cpu_groups (work) ? 1 :
@@ -309,10 +332,15 @@ enqueue_luts (GstClClahe * self, GstClFrameWork * work,
             GST_CL_ARG (self->lut), GST_CL_ARG (self->xtab), GST_CL_ARGS_END))
       return FALSE;
   }
-  /* then the histogram (up to 12 bits in local memory, else the buffer),
-   * and the group's sums */
-  st = local ? clSetKernelArg (k, n++, g->bins * sizeof (guint32), NULL) :
-      clSetKernelArg (k, n++, sizeof (cl_mem), &self->hist);
+  /* then the histogram (local memory: its copies, and how many; else the
+   * buffer), and the group's sums */
+  if (local) {
+    st = clSetKernelArg (k, n++, g->bins * copies * sizeof (guint32), NULL);
+    if (st == CL_SUCCESS)
+      st = clSetKernelArg (k, n++, sizeof (copies), &copies);
+  } else {
+    st = clSetKernelArg (k, n++, sizeof (cl_mem), &self->hist);
+  }
   if (st == CL_SUCCESS)
     st = clSetKernelArg (k, n, scratch, NULL);
   if (st != CL_SUCCESS)
@@ -331,7 +359,7 @@ count_parts (GstClClahe * self, GstClFrameWork * work, const GstClPlane * src,
   const gint want = (8 * MAX (work->device->compute_units, 1) + tiles - 1) /
       tiles;
 
-  if (cpu_groups (work) || src->is_image || !histogram_is_local (self, g)
+  if (cpu_groups (work) || src->is_image || g->bins > 4096
       || self->group_parts < 64)
     return 1;
   return CLAMP (want, 1, MIN (g->th, 64));
@@ -393,6 +421,24 @@ enqueue_luts_parts (GstClClahe * self, GstClFrameWork * work,
       && gst_cl_frame_work_enqueue (work, self->k_lut_parts, &l, error);
 }
 
+/* The local memory of the quad blends (clahe.cl) over @l, 0 where they do
+ * not run: in CPU builds' strips, up to 10 bits (a 12-bit table, 36,864
+ * entries for 8x8 tiles, rebuilt once or twice a strip, would cost about
+ * as much as the strip's pixels save), and where the work-items' tables
+ * fit */
+static gsize
+quads_size (GstClClahe * self, GstClFrameWork * work, const GstClPlane * src,
+    const ClaheGrid * g, const GstClLaunch * l)
+{
+  const gsize size = (gsize) (g->tiles_x + 1) * g->bins * 4 *
+      sizeof (gfloat) * l->local[0];
+
+  if (!self->k_blend_quads || src->is_image || !cpu_groups (work) ||
+      g->bins > 1024 || size > work->device->local_mem_size)
+    return 0;
+  return size;
+}
+
 /* Enqueues the blend of the four nearest tiles' LUTs, @src into @dst. */
 static gboolean
 enqueue_blend (GstClClahe * self, GstClFrameWork * work,
@@ -402,9 +448,11 @@ enqueue_blend (GstClClahe * self, GstClFrameWork * work,
   const cl_uint mask = (cl_uint) g->maxv;
   cl_kernel k;
   GstClLaunch l;
+  gsize quads;
   gboolean ok;
 
   gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
+  quads = quads_size (self, work, src, g, &l);
   /* the arguments the three kernels share, after their planes' */
 #define BLEND_ARGS GST_CL_ARG (src->width), GST_CL_ARG (src->height), \
       GST_CL_ARG (src->shift), GST_CL_ARG (mask), GST_CL_ARG (g->inv_th), \
@@ -416,10 +464,20 @@ enqueue_blend (GstClClahe * self, GstClFrameWork * work,
     ok = gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
         GST_CL_ARG (dst->mem), BLEND_ARGS);
   } else {
-    k = GST_CL_PLANE_IS_WIDE (src) ? self->k_blend16 : self->k_blend;
+    if (quads)
+      k = GST_CL_PLANE_IS_WIDE (src) ? self->k_blend16_quads :
+          self->k_blend_quads;
+    else
+      k = GST_CL_PLANE_IS_WIDE (src) ? self->k_blend16 : self->k_blend;
     ok = gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
         GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
         GST_CL_ARG (dst->stride), BLEND_ARGS);
+    /* the quad tables, after the arguments the kernels share */
+    if (ok && quads) {
+      cl_int st = clSetKernelArg (k, 17, quads, NULL);
+      if (st != CL_SUCCESS)
+        return gst_cl_fail (error, st, "clSetKernelArg (quad tables)");
+    }
   }
 #undef BLEND_ARGS
   return ok && gst_cl_frame_work_enqueue (work, k, &l, error);
@@ -436,12 +494,12 @@ prepare_luts (GstClClahe * self, GstClFrameWork * work, const ClaheGrid * g,
   if (!gst_cl_buffer_ensure (work->device->context, &self->lut,
           &self->lut_size, entries * sizeof (guint16), NULL,
           "clCreateBuffer (tile LUTs)", error)
-      || (!histogram_is_local (self, g) &&
+      || (histogram_copies (self, work, g) == 0 &&
           !gst_cl_buffer_ensure (work->device->context, &self->hist,
               &self->hist_size, entries * sizeof (guint32), NULL,
               "clCreateBuffer (tile histograms)", error))
       || !gst_cl_buffer_ensure (work->device->context, &self->xtab,
-          &self->xtab_size, (gsize) width * 4 * sizeof (guint32), NULL,
+          &self->xtab_size, (gsize) width * 5 * sizeof (guint32), NULL,
           "clCreateBuffer (column table)", error))
     return FALSE;
   if (self->last_event && self->last_queue != work->queue) {
