@@ -7,6 +7,20 @@
 
 #include <string.h>
 
+GST_DEBUG_CATEGORY_STATIC (gst_cl_profile_debug);
+#define GST_CAT_DEFAULT gst_cl_profile_debug
+
+static void
+init_debug (void)
+{
+  static gsize done = 0;
+  if (g_once_init_enter (&done)) {
+    GST_DEBUG_CATEGORY_INIT (gst_cl_profile_debug, "clprofile", 0,
+        "clfilters profiling");
+    g_once_init_leave (&done, 1);
+  }
+}
+
 void
 gst_cl_profile_reset (GstClProfile * profile)
 {
@@ -76,7 +90,18 @@ gst_cl_profile_add (GstClProfile * profile, GstClProfileFrame * frame)
   GstClockTime rt = frame->running_time;
   GstStructure *s = NULL;
 
+  init_debug ();
   profile->frames++;
+  /* each kernel's time, for finding which one a frame's time goes to
+   * (GST_DEBUG=clprofile:6) */
+  if (G_UNLIKELY (gst_debug_category_get_threshold (GST_CAT_DEFAULT) >=
+          GST_LEVEL_LOG)) {
+    guint i;
+    for (i = 0; i < frame->n_kernels; i++)
+      GST_LOG ("kernel %u: %" G_GUINT64_FORMAT " ns", i,
+          event_ns (frame->kernels[i], CL_PROFILING_COMMAND_START,
+              frame->kernels[i]));
+  }
   profile->upload += event_ns (frame->upload, CL_PROFILING_COMMAND_START,
       frame->upload);
   profile->download += event_ns (frame->download, CL_PROFILING_COMMAND_START,
