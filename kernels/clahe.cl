@@ -113,9 +113,15 @@ clahe_round (float v)
     } \
     scratch[2 + lid_] = sum_; \
     barrier (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); \
-    sum_ = 0; \
-    for (b_ = 0; b_ < lid_; b_++) \
-      sum_ += scratch[2 + b_]; \
+    /* the items' sums before this one's: a scan in log2 (n) steps (a \
+     * loop over the items before it took 255 loads in the last one) */ \
+    for (b_ = 1; b_ < n_; b_ <<= 1) { \
+      const uint v_ = lid_ >= b_ ? scratch[2 + lid_ - b_] : 0; \
+      barrier (CLK_LOCAL_MEM_FENCE); \
+      scratch[2 + lid_] += v_; \
+      barrier (CLK_LOCAL_MEM_FENCE); \
+    } \
+    sum_ = scratch[2 + lid_] - sum_; \
     for (b_ = b0_; b_ < b0_ + per_; b_++) { \
       sum_ += hist[b_]; \
       lut[b_] = (ushort) min (clahe_round ((float) sum_ * (lut_scale)), \
@@ -763,30 +769,38 @@ clahe_count_parts (const __global uchar * src, int stride, int wide,
   const int n = (int) get_local_size (0), lid = (int) get_local_id (0);
   const int tx0 = (tile % tiles_x) * tw, ty0 = (tile / tiles_x) * th;
   const int r0 = part * th / parts, rows = (part + 1) * th / parts - r0;
+  const int cols = (tw + 3) / 4;
   __local uint *mine = hist + (lid % copies) * bins;
   __global uint *out = partials + (size_t) group * bins;
 
   for (int b = lid; b < bins * copies; b += n)
     hist[b] = 0;
   barrier (CLK_LOCAL_MEM_FENCE);
-  if (2 * tw >= n) {
-    /* a row at a time, an item a column (no division a pixel) */
-    for (int r = 0; r < rows; r++) {
-      const int y = clahe_reflect101 (ty0 + r0 + r, height);
-      for (int c = lid; c < tw; c += n) {
-        const int x = tx0 + c < width ? tx0 + c :
-            clahe_reflect101 (tx0 + c, width);
+  /* four columns an item (one load of 4 samples where they lie in the
+   * frame), the slice's rows in turn: item i takes column group i % cols
+   * of row i / cols */
+  for (int i = lid; i < cols * rows; i += n) {
+    const int c = 4 * (i % cols), xp = tx0 + c;
+    const int y = clahe_reflect101 (ty0 + r0 + i / cols, height);
+    const __global uchar *row = src + (size_t) y * stride;
+    if (c + 4 <= tw && xp + 4 <= width) {
+      uint4 v;
+      if (wide)
+        v = (convert_uint4 (vload4 (0, (const __global ushort *) row + xp))
+            >> shift) & mask;
+      else
+        v = convert_uint4 (vload4 (0, row + xp));
+      atomic_inc (&mine[v.x]);
+      atomic_inc (&mine[v.y]);
+      atomic_inc (&mine[v.z]);
+      atomic_inc (&mine[v.w]);
+    } else {
+      for (int k = c; k < min (c + 4, tw); k++) {
+        const int x = tx0 + k < width ? tx0 + k :
+            clahe_reflect101 (tx0 + k, width);
         atomic_inc (&mine[clahe_load (src, stride, wide, x, y, shift,
                     mask)]);
       }
-    }
-  } else {
-    /* narrow tiles (fine grids): the slice's pixels in turn */
-    for (int c = lid; c < tw * rows; c += n) {
-      const int xp = tx0 + c % tw;
-      const int x = xp < width ? xp : clahe_reflect101 (xp, width);
-      const int y = clahe_reflect101 (ty0 + r0 + c / tw, height);
-      atomic_inc (&mine[clahe_load (src, stride, wide, x, y, shift, mask)]);
     }
   }
   barrier (CLK_LOCAL_MEM_FENCE);
