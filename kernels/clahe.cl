@@ -752,16 +752,17 @@ clahe_blend_image (__read_only image2d_t src, __write_only image2d_t dst,
 /* ------------------------------------------------------------------------ */
 /* GPUs, up to 12 bits, buffers: each tile counted by `parts` work-groups   */
 
-/* A slice of the tile's rows a work-group (tile = group / parts), into a
- * partial histogram of its own in `partials` (bins a group, plain stores):
- * OpenCV's 8x8 grid is 64 tiles, a group each would leave most of a large
- * GPU idle. The group counts into `copies` local tables, item i into
- * table i % copies (a warp's items on a flat area all count one bin, and
- * atomics on one word are serialised). */
+/* A slice of the tile's rows a work-group (tile = group / parts), added
+ * into the tile's histogram in `hists` (zero before the frame; the LUT
+ * kernel zeroes it again for the next): OpenCV's 8x8 grid is 64 tiles, a
+ * group each would leave most of a large GPU idle. The group counts into
+ * `copies` local tables, item i into table i % copies (a warp's items on a
+ * flat area all count one bin, and atomics on one word are serialised),
+ * then adds each bin it saw with one global atomic. */
 __kernel void
 clahe_count_parts (const __global uchar * src, int stride, int wide,
     int width, int height, int shift, uint mask, int tw, int th,
-    int tiles_x, int bins, int parts, __global uint * partials,
+    int tiles_x, int bins, int parts, __global uint * hists,
     __local uint * hist, int copies)
 {
   const int group = (int) get_group_id (0);
@@ -771,7 +772,7 @@ clahe_count_parts (const __global uchar * src, int stride, int wide,
   const int r0 = part * th / parts, rows = (part + 1) * th / parts - r0;
   const int cols = (tw + 3) / 4;
   __local uint *mine = hist + (lid % copies) * bins;
-  __global uint *out = partials + (size_t) group * bins;
+  __global uint *out = hists + (size_t) tile * bins;
 
   for (int b = lid; b < bins * copies; b += n)
     hist[b] = 0;
@@ -808,28 +809,28 @@ clahe_count_parts (const __global uchar * src, int stride, int wide,
     uint s = 0;
     for (int k = 0; k < copies; k++)
       s += hist[k * bins + b];
-    out[b] = s;
+    if (s)
+      atomic_add (&out[b], s);
   }
 }
 
-/* The tile's LUT from the partial histograms of clahe_count_parts, as
- * clahe_lut makes it from its own count; and the column table. */
+/* The tile's LUT from its histogram counted by clahe_count_parts (zeroed
+ * for the next frame once read), as clahe_lut makes it from its own
+ * count; and the column table. */
 __kernel void
-clahe_lut_parts (const __global uint * partials, int parts, int width,
+clahe_lut_parts (__global uint * hists, int width,
     int tiles_x, int bins, int clip, float lut_scale, int maxv,
     float inv_tw, __global ushort * lut, __global uint * xtab,
     __local uint * hist, __local uint * scratch)
 {
   const int tile = (int) get_group_id (0);
-  const __global uint *p = partials + (size_t) tile * parts * bins;
+  __global uint *th = hists + (size_t) tile * bins;
   __global ushort *tlut = lut + (size_t) tile * bins;
 
   for (int b = (int) get_local_id (0); b < bins;
       b += (int) get_local_size (0)) {
-    uint s = 0;
-    for (int k = 0; k < parts; k++)
-      s += p[(size_t) k * bins + b];
-    hist[b] = s;
+    hist[b] = th[b];
+    th[b] = 0;
   }
   clahe_fill_xtab (xtab, width, inv_tw, tiles_x, bins);
   barrier (CLK_LOCAL_MEM_FENCE);

@@ -85,8 +85,9 @@ struct _GstClClahe
   cl_kernel k_blend_quads, k_blend16_quads;     /* CPU builds only */
   gsize group_local, group_wide;        /* LUT kernels' group sizes */
   gsize group_parts;            /* the parts kernels' (GPUs) */
-  cl_mem partials;              /* GPUs: the tiles' partial histograms */
-  gsize partials_size;
+  cl_mem hists;                 /* GPUs: the tiles' histograms, zero
+                                 * between frames */
+  gsize hists_size;
   cl_mem lut;                   /* the tiles' LUTs, 16-bit entries */
   gsize lut_size;
   cl_mem hist;                  /* 16 bits: the tiles' histograms */
@@ -235,8 +236,8 @@ gst_cl_clahe_cleanup (GstClBaseFilter * base)
   release_kernel (&self->k_blend_image);
   release_kernel (&self->k_count_parts);
   release_kernel (&self->k_lut_parts);
-  g_clear_pointer (&self->partials, clReleaseMemObject);
-  self->partials_size = 0;
+  g_clear_pointer (&self->hists, clReleaseMemObject);
+  self->hists_size = 0;
   release_kernel (&self->k_blend_quads);
   release_kernel (&self->k_blend16_quads);
   g_clear_pointer (&self->lut, clReleaseMemObject);
@@ -379,8 +380,8 @@ count_copies (GstClDevice * device, const ClaheGrid * g)
 }
 
 /* Enqueues the LUTs of @g's tiles from @src, each tile counted by @parts
- * work-groups into partial histograms, then a group a tile for its LUT
- * (and the column table). */
+ * work-groups into its histogram, then a group a tile for its LUT (and
+ * the column table). */
 static gboolean
 enqueue_luts_parts (GstClClahe * self, GstClFrameWork * work,
     const GstClPlane * src, const ClaheGrid * g, gint parts, GError ** error)
@@ -390,12 +391,15 @@ enqueue_luts_parts (GstClClahe * self, GstClFrameWork * work,
   const cl_int wide = GST_CL_PLANE_IS_WIDE (src);
   const cl_uint mask = (cl_uint) g->maxv;
   const gsize group = self->group_parts;
+  const gsize bytes = (gsize) tiles * g->bins * sizeof (guint32);
   GstClLaunch l = { {0,}, {0,}, 0, 0, FALSE, FALSE };
+  gboolean fresh = FALSE;
 
-  if (!gst_cl_buffer_ensure (work->device->context, &self->partials,
-          &self->partials_size, (gsize) tiles * parts * g->bins *
-          sizeof (guint32), NULL, "clCreateBuffer (partial histograms)",
-          error))
+  /* zeroed once made; each frame's LUT kernel leaves it zero */
+  if (!gst_cl_buffer_ensure (work->device->context, &self->hists,
+          &self->hists_size, bytes, &fresh, "clCreateBuffer (tile histograms)",
+          error) || (fresh && !gst_cl_buffer_zero (work->queue, self->hists,
+              self->hists_size, "tile histograms", error)))
     return FALSE;
   l.local[0] = group;
   l.local[1] = l.global[1] = 1;
@@ -405,15 +409,14 @@ enqueue_luts_parts (GstClClahe * self, GstClFrameWork * work,
           GST_CL_ARG (src->height), GST_CL_ARG (src->shift), GST_CL_ARG (mask),
           GST_CL_ARG (g->tw), GST_CL_ARG (g->th), GST_CL_ARG (g->tiles_x),
           GST_CL_ARG (g->bins), GST_CL_ARG (parts),
-          GST_CL_ARG (self->partials), GST_CL_ARG_LOCAL ((gsize) copies *
+          GST_CL_ARG (self->hists), GST_CL_ARG_LOCAL ((gsize) copies *
               g->bins * sizeof (guint32)), GST_CL_ARG (copies),
           GST_CL_ARGS_END)
       || !gst_cl_frame_work_enqueue (work, self->k_count_parts, &l, error))
     return FALSE;
   l.global[0] = group * tiles;
   return gst_cl_set_args (self->k_lut_parts, error,
-      GST_CL_ARG (self->partials), GST_CL_ARG (parts),
-      GST_CL_ARG (src->width), GST_CL_ARG (g->tiles_x), GST_CL_ARG (g->bins),
+      GST_CL_ARG (self->hists), GST_CL_ARG (src->width), GST_CL_ARG (g->tiles_x), GST_CL_ARG (g->bins),
       GST_CL_ARG (g->clip), GST_CL_ARG (g->lut_scale), GST_CL_ARG (g->maxv),
       GST_CL_ARG (g->inv_tw), GST_CL_ARG (self->lut), GST_CL_ARG (self->xtab),
       GST_CL_ARG_LOCAL (g->bins * sizeof (guint32)),
