@@ -350,14 +350,14 @@ enqueue_luts (GstClClahe * self, GstClFrameWork * work,
 }
 
 /* GPUs, histograms in local memory, buffers: how many work-groups count
- * each tile (clahe_count_parts): about 8 groups a compute unit over the
+ * each tile (clahe_count_parts): about 4 groups a compute unit over the
  * grid, at most one a row of a tile; 1 where one group a tile will do. */
 static gint
 count_parts (GstClClahe * self, GstClFrameWork * work, const GstClPlane * src,
     const ClaheGrid * g)
 {
   const gint tiles = g->tiles_x * g->tiles_y;
-  const gint want = (8 * MAX (work->device->compute_units, 1) + tiles - 1) /
+  const gint want = (4 * MAX (work->device->compute_units, 1) + tiles - 1) /
       tiles;
 
   if (cpu_groups (work) || src->is_image || g->bins > 4096
