@@ -33,22 +33,6 @@ typedef struct
   gboolean dynamic;
 } Pending;
 
-static void
-release_kernel (cl_kernel * k)
-{
-  if (*k)
-    clReleaseKernel (*k);
-  *k = NULL;
-}
-
-static void
-release_mem (cl_mem * m)
-{
-  if (*m)
-    clReleaseMemObject (*m);
-  *m = NULL;
-}
-
 static cl_mem
 new_buffer (GstClDevice * device, gsize bytes, GError ** error)
 {
@@ -122,19 +106,19 @@ gst_cl_tone_map_kernels_cleanup (GstClToneMapKernels * k)
     clReleaseEvent (p->read);
     g_free (p);
   }
-  release_kernel (&k->k_hist);
-  release_kernel (&k->k_curve);
-  release_kernel (&k->k_map);
-  release_kernel (&k->k_map_semi16);
-  release_kernel (&k->k_hist_semi16);
-  release_kernel (&k->k_histx8);
-  release_kernel (&k->k_mapx8);
-  release_mem (&k->cfg);
-  release_mem (&k->params);
-  release_mem (&k->state);
-  release_mem (&k->hist);
-  release_mem (&k->lut);
-  release_mem (&k->gain);
+  g_clear_pointer (&k->k_hist, clReleaseKernel);
+  g_clear_pointer (&k->k_curve, clReleaseKernel);
+  g_clear_pointer (&k->k_map, clReleaseKernel);
+  g_clear_pointer (&k->k_map_semi16, clReleaseKernel);
+  g_clear_pointer (&k->k_hist_semi16, clReleaseKernel);
+  g_clear_pointer (&k->k_histx8, clReleaseKernel);
+  g_clear_pointer (&k->k_mapx8, clReleaseKernel);
+  g_clear_pointer (&k->cfg, clReleaseMemObject);
+  g_clear_pointer (&k->params, clReleaseMemObject);
+  g_clear_pointer (&k->state, clReleaseMemObject);
+  g_clear_pointer (&k->hist, clReleaseMemObject);
+  g_clear_pointer (&k->lut, clReleaseMemObject);
+  g_clear_pointer (&k->gain, clReleaseMemObject);
 }
 
 /**

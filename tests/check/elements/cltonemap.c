@@ -621,30 +621,38 @@ GST_START_TEST (test_properties_playing)
 
 GST_END_TEST;
 
+/* One @w x @h frame of format @f (PQ, limited range, into the 8-bit
+ * sibling) through cltonemap with @props, against the reference with the
+ * frame's own dynamic peak. */
+static void
+check_one_dynamic (const Fmt * f, gint w, gint h, guint32 seed, double hi,
+    const gchar * props)
+{
+  Ref r = make_ref (f, TRUE, FALSE, FALSE, 0, 100.0);
+  gchar *col = hdr_colorimetry (f, FALSE, FALSE, FALSE);
+  GstVideoInfo info = test_info (f->in, w, h);
+  TestFrame fr = dynamic_frame (&info, TRUE, seed, 0.0, hi, &r, 99.99);
+  gchar *ic = in_caps (f, w, h, col, NULL);
+  GstHarness *hn = tm_harness (props, ic, NULL);
+  double lw = MAX (pq_eotf (ref_frame_peak (fr.buffer, &fr.info, &r,
+              99.99)), 100.0);
+
+  fail_unless_equals_int (push_check (hn, &fr, &r, lw, props), 0);
+  gst_harness_teardown (hn);
+  gst_buffer_unref (fr.buffer);
+  g_free (ic);
+  g_free (col);
+}
+
 /* With the tuner measuring the kernels at caps time (a frame large enough
  * for it), the first frames still get their own dynamic peak: the tuner's
  * runs of the kernels leave no smoothing behind. */
 GST_START_TEST (test_tuner_frames)
 {
-  const Fmt *f = &formats[0];
-  const gint w = 320, h = 256;
-  Ref r = make_ref (f, TRUE, FALSE, FALSE, 0, 100.0);
-  gchar *col = hdr_colorimetry (f, FALSE, FALSE, FALSE);
-  GstVideoInfo info = test_info (f->in, w, h);
-  gchar *ic = in_caps (f, w, h, col, NULL);
-  TestFrame fr = dynamic_frame (&info, TRUE, 120, 0.0, 0.5, &r, 99.99);
-  double lw = MAX (pq_eotf (ref_frame_peak (fr.buffer, &fr.info, &r,
-              99.99)), 100.0);
-  GstHarness *hn;
-
   g_setenv ("GST_CL_TUNE", "force", TRUE);
-  hn = tm_harness ("peak-mode=dynamic tuning=auto", ic, NULL);
-  fail_unless_equals_int (push_check (hn, &fr, &r, lw, "tuned"), 0);
-  gst_harness_teardown (hn);
+  check_one_dynamic (&formats[0], 320, 256, 120, 0.5,
+      "peak-mode=dynamic tuning=auto");
   g_unsetenv ("GST_CL_TUNE");
-  gst_buffer_unref (fr.buffer);
-  g_free (ic);
-  g_free (col);
 }
 
 GST_END_TEST;
@@ -659,25 +667,11 @@ GST_START_TEST (test_tunings)
     "work-group-size=32", "work-group-size=256", "kernel-shape=strips",
     "kernel-shape=tiles work-group-size=64", "tuning=defaults"
   };
-  const Fmt *f = &formats[__i__ % 2 ? 0 : 2];
-  const gint w = 67, h = 9;
-  Ref r = make_ref (f, TRUE, FALSE, FALSE, 0, 100.0);
-  gchar *col = hdr_colorimetry (f, FALSE, FALSE, FALSE);
-  GstVideoInfo info = test_info (f->in, w, h);
-  TestFrame fr = dynamic_frame (&info, TRUE, 90 + __i__, 0.0, 0.9, &r,
-      99.99);
   gchar *props = g_strdup_printf ("peak-mode=dynamic %s", tunings[__i__]);
-  gchar *ic = in_caps (f, w, h, col, NULL);
-  GstHarness *hn = tm_harness (props, ic, NULL);
-  double lw = MAX (pq_eotf (ref_frame_peak (fr.buffer, &fr.info, &r,
-              99.99)), 100.0);
 
-  fail_unless_equals_int (push_check (hn, &fr, &r, lw, props), 0);
-  gst_harness_teardown (hn);
-  gst_buffer_unref (fr.buffer);
+  check_one_dynamic (&formats[__i__ % 2 ? 0 : 2], 67, 9, 90 + __i__, 0.9,
+      props);
   g_free (props);
-  g_free (ic);
-  g_free (col);
 }
 
 GST_END_TEST;
