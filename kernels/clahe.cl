@@ -81,12 +81,8 @@ clahe_round (float v)
     const int lid_ = (int) get_local_id (0), n_ = (int) get_local_size (0); \
     const int per_ = (bins) / n_, b0_ = lid_ * per_; \
     int b_, batch_, residual_, rstep_ = 1; \
-    uint sum_ = 0; \
-    if (lid_ == 0) \
-      scratch[0] = 0; \
-    barrier (CLK_LOCAL_MEM_FENCE); \
+    uint sum_ = 0, over_ = 0; \
     if ((clip) > 0) { \
-      uint over_ = 0; \
       for (b_ = lid_; b_ < (bins); b_ += n_) { \
         uint h_ = hist[b_]; \
         if (h_ > (uint) (clip)) { \
@@ -94,14 +90,22 @@ clahe_round (float v)
           hist[b_] = (uint) (clip); \
         } \
       } \
-      if (over_) \
-        atomic_add (&scratch[0], over_); \
     } \
+    /* the excess of all items: a reduction in log2 (n) steps (an atomic \
+     * add of each item's on one word waited for the others) */ \
+    scratch[2 + lid_] = over_; \
     barrier (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); \
+    for (b_ = n_ >> 1; b_ > 0; b_ >>= 1) { \
+      if (lid_ < b_) \
+        scratch[2 + lid_] += scratch[2 + lid_ + b_]; \
+      barrier (CLK_LOCAL_MEM_FENCE); \
+    } \
+    over_ = scratch[2]; \
+    barrier (CLK_LOCAL_MEM_FENCE); \
     /* OpenCV: batch to every bin, then +1 to bins 0, step, 2 step... \
      * while residual lasts */ \
-    batch_ = (int) scratch[0] / (bins); \
-    residual_ = (int) scratch[0] - batch_ * (bins); \
+    batch_ = (int) over_ / (bins); \
+    residual_ = (int) over_ - batch_ * (bins); \
     if (residual_ > 0) \
       rstep_ = max ((bins) / residual_, 1); \
     for (b_ = b0_; b_ < b0_ + per_; b_++) { \
