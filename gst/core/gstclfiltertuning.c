@@ -267,7 +267,14 @@ scratch_fill (guint8 * data, const GstVideoInfo * info)
     for (c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (info); c++) {
       guint depth = GST_VIDEO_FORMAT_INFO_DEPTH (finfo, c);
       guint shift = GST_VIDEO_FORMAT_INFO_SHIFT (finfo, c);
-      guint8 *s = line + GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c);
+      guint poffset = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c);
+      guint8 *s;
+
+      /* GStreamer 1.22 gives P010_10LE's and P016_LE's Cr an offset of 1,
+       * NV12's, where its word starts at byte 2 */
+      if (depth > 8 && (poffset & 1))
+        poffset *= 2;
+      s = line + poffset;
 
       if (GST_VIDEO_FORMAT_INFO_PLANE (finfo, c) != p)
         continue;

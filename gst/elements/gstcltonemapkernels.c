@@ -134,8 +134,8 @@ gst_cl_tone_map_kernels_configure (GstClToneMapKernels * k,
 {
   cl_int st;
 
-  k->in_fmt = setup->in_fmt;
-  k->out_fmt = setup->out_fmt;
+  memcpy (k->in_fmt, setup->in_fmt.s, sizeof (k->in_fmt));
+  memcpy (k->out_fmt, setup->out_fmt.s, sizeof (k->out_fmt));
   k->meta_peak = setup->meta_peak;
   /* the CPU kernels where the program is built for a CPU (GST_CL_CPU); the
    * GPU shapes otherwise, also on POCL with GST_CL_GPU_KERNELS=1, as the
@@ -174,11 +174,11 @@ static gboolean
 semi16_input (GstClToneMapKernels * k, const GstClFrameWork * work,
     const GstClFramePair * frames, const cl_int8 * sg)
 {
-  const cl_int8 *f = &k->in_fmt;
+  const cl_int *f = k->in_fmt;
 
   return gst_cl_device_builds_gpu_kernels (work->device) &&
-      f->s[0] == GST_CL_TONEMAP_KIND_SEMI && f->s[1] == 1 && f->s[2] == 1 &&
-      f->s[3] == 2 && ((sg->s[0] | sg->s[1] | sg->s[3] | sg->s[4]) & 1) == 0
+      f[0] == GST_CL_TONEMAP_KIND_SEMI && f[1] == 1 && f[2] == 1 &&
+      f[3] == 2 && ((sg->s[0] | sg->s[1] | sg->s[3] | sg->s[4]) & 1) == 0
       && frames->in_layout->size < G_MAXINT32;
 }
 
@@ -188,10 +188,10 @@ static gboolean
 map_semi16 (GstClToneMapKernels * k, const GstClFrameWork * work,
     const GstClFramePair * frames, const cl_int8 * sg)
 {
-  const cl_int8 *d = &k->out_fmt;
+  const cl_int *d = k->out_fmt;
 
   return semi16_input (k, work, frames, sg) &&
-      d->s[0] == GST_CL_TONEMAP_KIND_SEMI && d->s[3] == 1 && d->s[5] == 0 &&
+      d[0] == GST_CL_TONEMAP_KIND_SEMI && d[3] == 1 && d[5] == 0 &&
       frames->out_layout->size < G_MAXINT32;
 }
 
@@ -201,8 +201,8 @@ enqueue_hist (GstClToneMapKernels * k, GstClFrameWork * work,
     const GstClFramePair * frames, const cl_int8 * geo, cl_int w, cl_int h,
     cl_float hlg_peak, GError ** error)
 {
-  const size_t nbx = (w + (1 << k->in_fmt.s[1]) - 1) >> k->in_fmt.s[1];
-  const size_t nby = (h + (1 << k->in_fmt.s[2]) - 1) >> k->in_fmt.s[2];
+  const size_t nbx = (w + (1 << k->in_fmt[1]) - 1) >> k->in_fmt[1];
+  const size_t nby = (h + (1 << k->in_fmt[2]) - 1) >> k->in_fmt[2];
   /* enough work-groups to fill the device, each counting many pixels
    * into its local table before one atomic add per bin */
   size_t groups = MIN ((nbx * nby + k->hist_local - 1) / k->hist_local,
@@ -271,8 +271,8 @@ static void
 map_launch (GstClToneMapKernels * k, const GstClFrameWork * work, cl_int w,
     cl_int h, GstClLaunch * l)
 {
-  const cl_int nbx = (w + (1 << k->in_fmt.s[1]) - 1) >> k->in_fmt.s[1];
-  const cl_int nby = (h + (1 << k->in_fmt.s[2]) - 1) >> k->in_fmt.s[2];
+  const cl_int nbx = (w + (1 << k->in_fmt[1]) - 1) >> k->in_fmt[1];
+  const cl_int nby = (h + (1 << k->in_fmt[2]) - 1) >> k->in_fmt[2];
   size_t group = work->decomposition.work_group_size ?
       work->decomposition.work_group_size : 64;
 

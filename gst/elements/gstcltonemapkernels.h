@@ -44,7 +44,10 @@ typedef struct
   /* the current caps */
   /* input into its 8-bit sibling on a CPU: the kernels in float8 */
   gboolean fastx8;
-  cl_int8 in_fmt, out_fmt;
+  /* the formats as the kernels take them (int8 arguments), held as
+   * arrays: a cl_int8 member would ask 32-byte alignment of the element's
+   * instance, which GObject does not give */
+  cl_int in_fmt[8], out_fmt[8];
   gdouble meta_peak;
   /* the next dynamic frame starts the smoothing afresh */
   gboolean reset;
