@@ -230,6 +230,28 @@ tonemap_hist (const __global uchar * src, int8 f, int8 g, int width,
       atomic_add (&hist[i], lh[i]);
 }
 
+/* 16-bit 4:2:0 semi-planar input (the *_semi16 kernels), planes at even
+ * offsets and strides: the normalised chroma of block (bx, by), one word
+ * pair ... */
+inline float2
+tm_semi16_chroma (const __global ushort * src, int8 f, int8 g, int bx,
+    int by, uint mask, __constant float *cfg)
+{
+  return tm_chroma ((convert_uint2 (vload2 (0, src + (g.s1 >> 1) + by *
+                  (g.s4 >> 1) + 2 * bx)) >> f.s5) & mask, cfg);
+}
+
+/* ... and the luma levels of row y of the block's columns, the second 0
+ * where the block has one column (@pair FALSE) */
+inline uint2
+tm_semi16_luma (const __global ushort * src, int8 f, int8 g, int bx, int y,
+    int pair, uint mask)
+{
+  const __global ushort *row = src + (g.s0 >> 1) + y * (g.s3 >> 1);
+  return pair ? (convert_uint2 (vload2 (bx, row)) >> f.s5) & mask :
+      (uint2) ((row[2 * bx] >> f.s5) & mask, 0);
+}
+
 /* The histogram on GPUs of 16-bit 4:2:0 semi-planar input (P010_10LE,
  * P016_LE), planes at even offsets and strides (what tonemap_map_semi16
  * takes): as tonemap_hist counts, a 2x2 block at a time read as pairs of
@@ -259,12 +281,9 @@ tonemap_hist_semi16 (const __global ushort * src, int8 f, int8 g,
   for (int b = get_global_id (0); b < nblocks; b += get_global_size (0)) {
     const int bx = b % nbx, by = b / nbx;
     const int pair = 2 * bx + 1 < width;
-    const float2 c = tm_chroma ((convert_uint2 (vload2 (0, src + (g.s1 >> 1)
-                    + by * (g.s4 >> 1) + 2 * bx)) >> f.s5) & mask, cfg);
+    const float2 c = tm_semi16_chroma (src, f, g, bx, by, mask, cfg);
     for (int y = 2 * by; y < min (2 * by + 2, height); y++) {
-      const __global ushort *row = src + (g.s0 >> 1) + y * (g.s3 >> 1);
-      const uint2 yv = pair ? (convert_uint2 (vload2 (bx, row)) >> f.s5) &
-          mask : (uint2) ((row[2 * bx] >> f.s5) & mask, 0);
+      const uint2 yv = tm_semi16_luma (src, f, g, bx, y, pair, mask);
       for (int k = 0; k < 1 + pair; k++) {
         const float3 e = tm_ycc_rgb (k ? yv.y : yv.x, c, cfg);
         const float3 l = cfg[GST_CL_TONEMAP_CFG_HLG] == 0.0f ? e :
@@ -626,13 +645,10 @@ tonemap_map_semi16 (const __global ushort * src, int8 f, int8 g,
 
   if (bx >= nbx || by >= nby)
     return;
-  c = tm_chroma ((convert_uint2 (vload2 (0, src + (g.s1 >> 1) + by *
-                  (g.s4 >> 1) + 2 * bx)) >> f.s5) & mask, cfg);
+  c = tm_semi16_chroma (src, f, g, bx, by, mask, cfg);
   for (int y = 2 * by; y < min (2 * by + 2, height); y++) {
-    const __global ushort *row = src + (g.s0 >> 1) + y * (g.s3 >> 1);
     __global uchar *out = dst + dg.s0 + y * dg.s3 + 2 * bx;
-    const uint2 yv = pair ? (convert_uint2 (vload2 (bx, row)) >> f.s5) &
-        mask : (uint2) ((row[2 * bx] >> f.s5) & mask, 0);
+    const uint2 yv = tm_semi16_luma (src, f, g, bx, y, pair, mask);
     const uint l0 = tm_luma_level (tm_map_rgb (tm_ycc_rgb (yv.x, c, cfg),
             cfg, lut, gain, lt, hlg_peak), cfg, &csum);
     if (pair) {
