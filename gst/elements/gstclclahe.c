@@ -309,30 +309,27 @@ enqueue_luts (GstClClahe * self, GstClFrameWork * work,
   l.local[1] = 1;
   l.global[0] = group * g->tiles_x * g->tiles_y;
   l.global[1] = 1;
+  /* the arguments the buffer and image kernels share, after the plane's */
+#define LUT_ARGS GST_CL_ARG (src->shift), GST_CL_ARG (mask), \
+      GST_CL_ARG (g->tw), GST_CL_ARG (g->th), GST_CL_ARG (g->tiles_x), \
+      GST_CL_ARG (g->bins), GST_CL_ARG (g->clip), GST_CL_ARG (g->lut_scale), \
+      GST_CL_ARG (g->maxv), GST_CL_ARG (g->inv_tw), GST_CL_ARG (self->lut), \
+      GST_CL_ARG (self->xtab), GST_CL_ARGS_END
   if (src->is_image) {
     k = local ? self->k_lut_image : self->k_lut_wide_image;
     n = 15;
     if (!gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
-            GST_CL_ARG (src->width), GST_CL_ARG (src->height),
-            GST_CL_ARG (src->shift), GST_CL_ARG (mask), GST_CL_ARG (g->tw),
-            GST_CL_ARG (g->th), GST_CL_ARG (g->tiles_x), GST_CL_ARG (g->bins),
-            GST_CL_ARG (g->clip), GST_CL_ARG (g->lut_scale),
-            GST_CL_ARG (g->maxv), GST_CL_ARG (g->inv_tw),
-            GST_CL_ARG (self->lut), GST_CL_ARG (self->xtab), GST_CL_ARGS_END))
+            GST_CL_ARG (src->width), GST_CL_ARG (src->height), LUT_ARGS))
       return FALSE;
   } else {
     k = local ? self->k_lut : self->k_lut_wide;
     n = 17;
     if (!gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
             GST_CL_ARG (src->stride), GST_CL_ARG (wide),
-            GST_CL_ARG (src->width), GST_CL_ARG (src->height),
-            GST_CL_ARG (src->shift), GST_CL_ARG (mask), GST_CL_ARG (g->tw),
-            GST_CL_ARG (g->th), GST_CL_ARG (g->tiles_x), GST_CL_ARG (g->bins),
-            GST_CL_ARG (g->clip), GST_CL_ARG (g->lut_scale),
-            GST_CL_ARG (g->maxv), GST_CL_ARG (g->inv_tw),
-            GST_CL_ARG (self->lut), GST_CL_ARG (self->xtab), GST_CL_ARGS_END))
+            GST_CL_ARG (src->width), GST_CL_ARG (src->height), LUT_ARGS))
       return FALSE;
   }
+#undef LUT_ARGS
   /* then the histogram (local memory: its copies, and how many; else the
    * buffer), and the group's sums */
   if (local) {
