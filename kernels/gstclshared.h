@@ -50,6 +50,11 @@
 #define GST_CL_TONEMAP_CFG_GAMUT 14
 #define GST_CL_TONEMAP_CFG_MATRIX 15   /* 9 floats, row by row */
 #define GST_CL_TONEMAP_CFG_ALPHA 24    /* output alpha per input level */
+#define GST_CL_TONEMAP_CFG_IN_YINV 25  /* 1 / IN_YSCALE */
+#define GST_CL_TONEMAP_CFG_IN_CINV 26  /* 1 / IN_CSCALE */
+#define GST_CL_TONEMAP_CFG_IN_GINV 27  /* 1 / (1 - IN_KR - IN_KB) */
+#define GST_CL_TONEMAP_CFG_OUT_CBINV 28        /* 1 / (2 (1 - OUT_KB)) */
+#define GST_CL_TONEMAP_CFG_OUT_CRINV 29        /* 1 / (2 (1 - OUT_KR)) */
 #define GST_CL_TONEMAP_CFG_SIZE 32
 #define GST_CL_TONEMAP_PAR_LW 0
 #define GST_CL_TONEMAP_PAR_PQ_LW 1
@@ -67,7 +72,8 @@
 /* the tables' intervals: the input signal to light (PQ's EOTF or HLG's
  * inverse OETF) over [0, 1], BT.1886's inverse over sqrt (L / Lt) in
  * [0, 1] (caps time), and the frame's curve as a gain over PQ (s) in
- * [0, 1] (tonemap_curve); each of GST_CL_TONEMAP_LUT + 1 entries,
+ * [0, 1] (tonemap_curve); each GST_CL_TONEMAP_LUT pairs of floats, the
+ * value at knot i of GST_CL_TONEMAP_LUT + 1 and the step to knot i + 1,
  * interpolated linearly */
 #define GST_CL_TONEMAP_LUT 4096
 

@@ -19,9 +19,11 @@
  *
  * The transfer functions are tables (`lut`, made at caps time in double
  * precision, and `gain`) interpolated linearly over GST_CL_TONEMAP_LUT
- * intervals: a pixel costs no pow () in PQ, where PQ (max (R, G, B)) is
- * max (R', G', B') itself. Against the exact formulas this is off by at
- * most 0.03 of an 8-bit level (0.11 of a 10-bit one).
+ * intervals, each entry the value at its knot and the step to the next (a
+ * lookup is one load of a pair): a pixel costs no pow () in PQ, where
+ * PQ (max (R, G, B)) is max (R', G', B') itself. Against the exact
+ * formulas this is off by at most 0.03 of an 8-bit level (0.11 of a
+ * 10-bit one).
  *
  * Frames are described by two int8 vectors: the format (kind, chroma shift
  * x, chroma shift y, bytes per sample, depth, shift of the value in the
@@ -79,13 +81,14 @@ tm_hable (float x)
       0.06f) - 1.0f / 15.0f;
 }
 
-/* table @t (GST_CL_TONEMAP_LUT + 1 entries over [0, 1]) at @x */
+/* table @t (GST_CL_TONEMAP_LUT pairs over [0, 1]) at @x */
 inline float
-tm_lut (const __global float *t, float x)
+tm_lut (const __global float2 * t, float x)
 {
   const float f = clamp (x, 0.0f, 1.0f) * GST_CL_TONEMAP_LUT;
   const int i = min ((int) f, GST_CL_TONEMAP_LUT - 1);
-  return mix (t[i], t[i + 1], f - (float) i);
+  const float2 p = t[i];
+  return p.x + (f - (float) i) * p.y;
 }
 
 inline uint
@@ -106,33 +109,37 @@ tm_write (__global uchar * b, size_t off, int8 f, uint v)
     b[off + 1] = (uchar) (w >> 8);
 }
 
-/* normalised chroma (Cb, Cr) from the levels @v (multiplications by the
- * reciprocals: a GPU's division is a dozen instructions) */
-inline float2
-tm_chroma (uint2 v, __constant float *cfg)
-{
-  return (convert_float2 (v) - cfg[GST_CL_TONEMAP_CFG_IN_COFF]) *
-      (1.0f / cfg[GST_CL_TONEMAP_CFG_IN_CSCALE]);
-}
-
-/* R'G'B' in [0, 1] from the luma level @yv and the normalised chroma */
+/* What the chroma levels @v (Cb, Cr) of a block add to each pixel's
+ * normalised Y' to make its R', G' and B' (the same for the block's
+ * pixels; multiplications by the caps' reciprocals: a GPU's division is a
+ * dozen instructions) */
 inline float3
-tm_ycc_rgb (uint yv, float2 c, __constant float *cfg)
+tm_chroma (uint2 v, __constant float *cfg)
 {
   const float kr = cfg[GST_CL_TONEMAP_CFG_IN_KR];
   const float kb = cfg[GST_CL_TONEMAP_CFG_IN_KB];
-  const float yy = ((float) yv - cfg[GST_CL_TONEMAP_CFG_IN_YOFF]) *
-      (1.0f / cfg[GST_CL_TONEMAP_CFG_IN_YSCALE]);
-  float3 rgb;
+  const float2 c = (convert_float2 (v) - cfg[GST_CL_TONEMAP_CFG_IN_COFF]) *
+      cfg[GST_CL_TONEMAP_CFG_IN_CINV];
+  float3 d;
 
-  rgb.x = yy + 2.0f * (1.0f - kr) * c.y;
-  rgb.z = yy + 2.0f * (1.0f - kb) * c.x;
-  rgb.y = (yy - kr * rgb.x - kb * rgb.z) * (1.0f / (1.0f - kr - kb));
-  return clamp (rgb, 0.0f, 1.0f);
+  d.x = 2.0f * (1.0f - kr) * c.y;
+  d.z = 2.0f * (1.0f - kb) * c.x;
+  d.y = -(kr * d.x + kb * d.z) * cfg[GST_CL_TONEMAP_CFG_IN_GINV];
+  return d;
 }
 
-/* the normalised chroma (Cb, Cr) of block (bx, by) */
-inline float2
+/* R'G'B' in [0, 1] from the luma level @yv and its block's chroma @d */
+inline float3
+tm_ycc_rgb (uint yv, float3 d, __constant float *cfg)
+{
+  const float yy = ((float) yv - cfg[GST_CL_TONEMAP_CFG_IN_YOFF]) *
+      cfg[GST_CL_TONEMAP_CFG_IN_YINV];
+
+  return clamp (yy + d, 0.0f, 1.0f);
+}
+
+/* the chroma of block (bx, by), as tm_chroma gives it */
+inline float3
 tm_read_chroma (const __global uchar * src, int8 f, int8 g, int bx, int by,
     __constant float *cfg)
 {
@@ -152,7 +159,7 @@ tm_read_chroma (const __global uchar * src, int8 f, int8 g, int bx, int by,
  * (Y'CbCr), or read as full-range R'G'B' */
 inline float3
 tm_read_rgb (const __global uchar * src, int8 f, int8 g, int x, int y,
-    float2 c, __constant float *cfg)
+    float3 c, __constant float *cfg)
 {
   if (f.s0 == GST_CL_TONEMAP_KIND_RGBA) {
     const size_t o = (size_t) g.s0 + (size_t) y * g.s3 + (size_t) x * 4 *
@@ -169,7 +176,7 @@ tm_read_rgb (const __global uchar * src, int8 f, int8 g, int x, int y,
  * OOTF (system gamma 1.2 on BT.2020 luminance, nominal peak hlg_peak),
  * through the table of the input's transfer */
 inline float3
-tm_linear (float3 e, __constant float *cfg, const __global float *lut,
+tm_linear (float3 e, __constant float *cfg, const __global float2 * lut,
     float hlg_peak)
 {
   float3 l = (float3) (tm_lut (lut, e.x), tm_lut (lut, e.y),
@@ -195,7 +202,7 @@ tm_signal_pq (float3 e, float3 l, __constant float *cfg)
 
 __kernel void
 tonemap_hist (const __global uchar * src, int8 f, int8 g, int width,
-    int height, __constant float *cfg, const __global float *lut,
+    int height, __constant float *cfg, const __global float2 * lut,
     float hlg_peak, __global uint * hist)
 {
   __local uint lh[GST_CL_TONEMAP_BINS];
@@ -212,7 +219,7 @@ tonemap_hist (const __global uchar * src, int8 f, int8 g, int width,
     const int x0 = bx << f.s1, y0 = by << f.s2;
     const int x1 = min (x0 + (1 << f.s1), width);
     const int y1 = min (y0 + (1 << f.s2), height);
-    const float2 c = f.s0 == GST_CL_TONEMAP_KIND_RGBA ? (float2) (0.0f) :
+    const float3 c = f.s0 == GST_CL_TONEMAP_KIND_RGBA ? (float3) (0.0f) :
         tm_read_chroma (src, f, g, bx, by, cfg);
     for (int y = y0; y < y1; y++)
       for (int x = x0; x < x1; x++) {
@@ -231,9 +238,9 @@ tonemap_hist (const __global uchar * src, int8 f, int8 g, int width,
 }
 
 /* 16-bit 4:2:0 semi-planar input (the *_semi16 kernels), planes at even
- * offsets and strides: the normalised chroma of block (bx, by), one word
+ * offsets and strides: the chroma of block (bx, by) (tm_chroma), one word
  * pair ... */
-inline float2
+inline float3
 tm_semi16_chroma (const __global ushort * src, int8 f, int8 g, int bx,
     int by, uint mask, __constant float *cfg)
 {
@@ -262,9 +269,10 @@ tm_semi16_luma (const __global ushort * src, int8 f, int8 g, int bx, int y,
  * same word. */
 #define TM_HIST_COPIES 8
 __kernel void
-tonemap_hist_semi16 (const __global ushort * src, int8 f, int8 g,
-    int width, int height, __constant float *cfg, const __global float *lut,
-    float hlg_peak, __global uint * hist)
+tonemap_hist_semi16 (const __global ushort * restrict src, int8 f, int8 g,
+    int width, int height, __constant float *cfg,
+    const __global float2 * restrict lut, float hlg_peak,
+    __global uint * restrict hist)
 {
   __local uint lh[TM_HIST_COPIES * GST_CL_TONEMAP_BINS];
   const int lid = get_local_id (0), lsize = get_local_size (0);
@@ -272,16 +280,21 @@ tonemap_hist_semi16 (const __global ushort * src, int8 f, int8 g,
   const int nbx = (width + 1) >> 1, nby = (height + 1) >> 1;
   const int nblocks = nbx * nby;
   const uint mask = (1u << f.s4) - 1u;
+  /* the blocks of a work-item in steps of the global size, their
+   * coordinates followed without a division a block */
+  const int step = get_global_size (0);
+  const int sx = step % nbx, sy = step / nbx;
+  int bx = get_global_id (0) % nbx, by = get_global_id (0) / nbx;
   int run_bin = -1;
   uint run = 0;
 
   for (int i = lid; i < TM_HIST_COPIES * GST_CL_TONEMAP_BINS; i += lsize)
     lh[i] = 0;
   barrier (CLK_LOCAL_MEM_FENCE);
-  for (int b = get_global_id (0); b < nblocks; b += get_global_size (0)) {
-    const int bx = b % nbx, by = b / nbx;
+  for (int b = get_global_id (0); b < nblocks; b += step) {
     const int pair = 2 * bx + 1 < width;
-    const float2 c = tm_semi16_chroma (src, f, g, bx, by, mask, cfg);
+    const float3 c = tm_semi16_chroma (src, f, g, bx, by, mask, cfg);
+    const int wrap = bx + sx >= nbx;
     for (int y = 2 * by; y < min (2 * by + 2, height); y++) {
       const uint2 yv = tm_semi16_luma (src, f, g, bx, y, pair, mask);
       for (int k = 0; k < 1 + pair; k++) {
@@ -299,6 +312,8 @@ tonemap_hist_semi16 (const __global ushort * src, int8 f, int8 g,
         run++;
       }
     }
+    bx += wrap ? sx - nbx : sx;
+    by += wrap ? sy + 1 : sy;
   }
   if (run)
     atomic_add (&mine[run_bin], run);
@@ -422,11 +437,12 @@ tm_frame_peak (int b, __global float *state, __global float *params,
 __kernel __attribute__ ((reqd_work_group_size (GST_CL_TONEMAP_GROUP, 1, 1)))
 void
 tonemap_curve (__global uint * hist, __global float *state,
-    __global float *params, __global float *gain, uint need, int dynamic,
+    __global float *params, __global float2 * gain, uint need, int dynamic,
     int reset, float lw_fixed, float lt, float threshold, float coef,
     int curve)
 {
   __local uint sums[GST_CL_TONEMAP_GROUP];
+  __local float knots[GST_CL_TONEMAP_LUT + 1];
   __local int found;
   __local float lw_shared;
   __local int same;
@@ -456,9 +472,12 @@ tonemap_curve (__global uint * hist, __global float *state,
   maxlum = tm_pq_inverse (lt) / pq_lw;
   for (int k = i; k <= GST_CL_TONEMAP_LUT; k += GST_CL_TONEMAP_GROUP) {
     const float s = tm_pq_eotf ((float) k / GST_CL_TONEMAP_LUT);
-    gain[k] = s > 0.0f ? tm_curve (curve, s, lw, lt, pq_lw, maxlum) / s :
+    knots[k] = s > 0.0f ? tm_curve (curve, s, lw, lt, pq_lw, maxlum) / s :
         1.0f;
   }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (int k = i; k < GST_CL_TONEMAP_LUT; k += GST_CL_TONEMAP_GROUP)
+    gain[k] = (float2) (knots[k], knots[k + 1] - knots[k]);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -467,10 +486,10 @@ tonemap_curve (__global uint * hist, __global float *state,
 /* linear nits of the output's primaries, clamped, to BT.1886 R'G'B' (the
  * table is over sqrt (L / Lt), where BT.1886's inverse is gentler) */
 inline float3
-tm_display (float3 l, __constant float *cfg, const __global float *lut,
+tm_display (float3 l, __constant float *cfg, const __global float2 * lut,
     float lt)
 {
-  const __global float *oetf = lut + GST_CL_TONEMAP_LUT + 1;
+  const __global float2 *oetf = lut + GST_CL_TONEMAP_LUT;
   if (cfg[GST_CL_TONEMAP_CFG_GAMUT] != 0.0f) {
     __constant const float *m = cfg + GST_CL_TONEMAP_CFG_MATRIX;
     l = (float3) (m[0] * l.x + m[1] * l.y + m[2] * l.z,
@@ -490,8 +509,8 @@ tm_level (float v, float maxv)
 
 /* display R'G'B' of the input R'G'B' @e */
 inline float3
-tm_map_rgb (float3 e, __constant float *cfg, const __global float *lut,
-    const __global float *gain, float lt, float hlg_peak)
+tm_map_rgb (float3 e, __constant float *cfg, const __global float2 * lut,
+    const __global float2 * gain, float lt, float hlg_peak)
 {
   const float3 l = tm_linear (e, cfg, lut, hlg_peak);
   return tm_display (l * tm_lut (gain, tm_signal_pq (e, l, cfg)), cfg, lut,
@@ -507,8 +526,8 @@ tm_luma_level (float3 v, __constant float *cfg, float2 * csum)
   const float kb = cfg[GST_CL_TONEMAP_CFG_OUT_KB];
   const float yy = kr * v.x + (1.0f - kr - kb) * v.y + kb * v.z;
 
-  *csum += (float2) ((v.z - yy) * (1.0f / (2.0f * (1.0f - kb))),
-      (v.x - yy) * (1.0f / (2.0f * (1.0f - kr))));
+  *csum += (float2) ((v.z - yy) * cfg[GST_CL_TONEMAP_CFG_OUT_CBINV],
+      (v.x - yy) * cfg[GST_CL_TONEMAP_CFG_OUT_CRINV]);
   return tm_level (cfg[GST_CL_TONEMAP_CFG_OUT_YOFF] +
       cfg[GST_CL_TONEMAP_CFG_OUT_YSCALE] * yy,
       cfg[GST_CL_TONEMAP_CFG_OUT_MAX]);
@@ -527,8 +546,8 @@ tm_chroma_levels (float2 cm, __constant float *cfg)
 /* display R'G'B' of pixel (x, y) */
 inline float3
 tm_pixel (const __global uchar * src, int8 f, int8 g, int x, int y,
-    float2 c, __constant float *cfg, const __global float *lut,
-    const __global float *gain, float lt, float hlg_peak)
+    float3 c, __constant float *cfg, const __global float2 * lut,
+    const __global float2 * gain, float lt, float hlg_peak)
 {
   return tm_map_rgb (tm_read_rgb (src, f, g, x, y, c, cfg), cfg, lut, gain,
       lt, hlg_peak);
@@ -577,14 +596,14 @@ tm_write_chroma (__global uchar * dst, int8 df, int8 dg, int bx, int by,
 inline void
 tm_block (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
     int8 df, int8 dg, int bx, int by, int width, int height,
-    __constant float *cfg, const __global float *lut,
-    const __global float *gain, float lt, float hlg_peak)
+    __constant float *cfg, const __global float2 * lut,
+    const __global float2 * gain, float lt, float hlg_peak)
 {
   const int x0 = bx << f.s1, y0 = by << f.s2;
   const int x1 = min (x0 + (1 << f.s1), width);
   const int y1 = min (y0 + (1 << f.s2), height);
   const int rgba = f.s0 == GST_CL_TONEMAP_KIND_RGBA;
-  const float2 c = rgba ? (float2) (0.0f) : tm_read_chroma (src, f, g, bx,
+  const float3 c = rgba ? (float3) (0.0f) : tm_read_chroma (src, f, g, bx,
       by, cfg);
   float2 csum = (float2) (0.0f);
   int n = 0;
@@ -608,8 +627,8 @@ tm_block (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
 __kernel void
 tonemap_map (const __global uchar * src, int8 f, int8 g,
     __global uchar * dst, int8 df, int8 dg, int width, int height,
-    int chunk, __constant float *cfg, const __global float *lut,
-    const __global float *gain, float lt, float hlg_peak)
+    int chunk, __constant float *cfg, const __global float2 * lut,
+    const __global float2 * gain, float lt, float hlg_peak)
 {
   const int nbx = (width + (1 << f.s1) - 1) >> f.s1;
   const int nby = (height + (1 << f.s2) - 1) >> f.s2;
@@ -631,16 +650,17 @@ tonemap_map (const __global uchar * src, int8 f, int8 g,
  * 32-bit offsets (the frame under 2 GB: the host checks), and no test of
  * the format per sample. */
 __kernel void
-tonemap_map_semi16 (const __global ushort * src, int8 f, int8 g,
-    __global uchar * dst, int8 dg, int width, int height,
-    __constant float *cfg, const __global float *lut,
-    const __global float *gain, float lt, float hlg_peak)
+tonemap_map_semi16 (const __global ushort * restrict src, int8 f, int8 g,
+    __global uchar * restrict dst, int8 dg, int width, int height,
+    __constant float *cfg, const __global float2 * restrict lut,
+    const __global float2 * restrict gain, float lt, float hlg_peak)
 {
   const int bx = get_global_id (0), by = get_global_id (1);
   const int nbx = (width + 1) >> 1, nby = (height + 1) >> 1;
   const uint mask = (1u << f.s4) - 1u;
   const int pair = 2 * bx + 1 < width;
-  float2 csum = (float2) (0.0f), c;
+  float2 csum = (float2) (0.0f);
+  float3 c;
   int n = 0;
 
   if (bx >= nbx || by >= nby)

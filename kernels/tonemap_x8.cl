@@ -33,15 +33,15 @@ typedef uchar4 __attribute__ ((aligned (1))) tm_uchar4_u;
 
 /* table @t at the 8 values @x */
 inline float8
-tm_lut8 (const __global float *t, float8 x)
+tm_lut8 (const __global float2 * t, float8 x)
 {
   const float8 f = clamp (x, 0.0f, 1.0f) * GST_CL_TONEMAP_LUT;
   const int8 i = min (convert_int8 (f), GST_CL_TONEMAP_LUT - 1);
-  const float8 a = (float8) (t[i.s0], t[i.s1], t[i.s2], t[i.s3], t[i.s4],
-      t[i.s5], t[i.s6], t[i.s7]);
-  const float8 b = (float8) (t[i.s0 + 1], t[i.s1 + 1], t[i.s2 + 1],
-      t[i.s3 + 1], t[i.s4 + 1], t[i.s5 + 1], t[i.s6 + 1], t[i.s7 + 1]);
-  return mix (a, b, f - convert_float8 (i));
+  const float2 p0 = t[i.s0], p1 = t[i.s1], p2 = t[i.s2], p3 = t[i.s3];
+  const float2 p4 = t[i.s4], p5 = t[i.s5], p6 = t[i.s6], p7 = t[i.s7];
+  const float8 a = (float8) (p0.x, p1.x, p2.x, p3.x, p4.x, p5.x, p6.x, p7.x);
+  const float8 d = (float8) (p0.y, p1.y, p2.y, p3.y, p4.y, p5.y, p6.y, p7.y);
+  return a + (f - convert_float8 (i)) * d;
 }
 
 /* R'G'B' of the 8 pixels from x of pixel row @y: 4:2:0 (chroma of 4
@@ -119,7 +119,7 @@ tm_pow8 (float8 x, float y)
  * table of the input's transfer, and for HLG the OOTF); returns PQ (max
  * (R, G, B)): max (R', G', B') itself for PQ. */
 inline float8
-tm_x8_linear (__constant float *cfg, const __global float *lut,
+tm_x8_linear (__constant float *cfg, const __global float2 * lut,
     float hlg_peak, float8 * r, float8 * g, float8 * b)
 {
   const float8 sig = max (max (*r, *g), *b);
@@ -142,11 +142,11 @@ tm_x8_linear (__constant float *cfg, const __global float *lut,
 
 /* display R'G'B' of 8 pixels (tm_pixel in float8), in place */
 inline void
-tm_x8_display (__constant float *cfg, const __global float *lut,
-    const __global float *gain, float lt, float hlg_peak, float8 * r,
+tm_x8_display (__constant float *cfg, const __global float2 * lut,
+    const __global float2 * gain, float lt, float hlg_peak, float8 * r,
     float8 * g, float8 * b)
 {
-  const __global float *oetf = lut + GST_CL_TONEMAP_LUT + 1;
+  const __global float2 *oetf = lut + GST_CL_TONEMAP_LUT;
   const float8 k = tm_lut8 (gain, tm_x8_linear (cfg, lut, hlg_peak, r, g,
           b));
   float8 lr = *r * k, lg = *g * k, lb = *b * k;
@@ -186,8 +186,8 @@ tm_x8_write_y (__global uchar * dst, int8 dg, int y, int x,
 /* 8 pixels from x of row @y of RGBA64_LE into RGBA, alpha scaled */
 inline void
 tm_x8_rgba (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
-    int8 dg, int y, int x, __constant float *cfg, const __global float *lut,
-    const __global float *gain, float lt,
+    int8 dg, int y, int x, __constant float *cfg, const __global float2 * lut,
+    const __global float2 * gain, float lt,
     float hlg_peak)
 {
   const __global ushort *p = (const __global ushort *) (src + (size_t) g.s0 +
@@ -215,8 +215,8 @@ tm_x8_rgba (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
 /* 8 pixels from x of row @y of a 4:4:4 frame */
 inline void
 tm_x8_444 (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
-    int8 dg, int y, int x, __constant float *cfg, const __global float *lut,
-    const __global float *gain, float lt,
+    int8 dg, int y, int x, __constant float *cfg, const __global float2 * lut,
+    const __global float2 * gain, float lt,
     float hlg_peak)
 {
   const float co = cfg[GST_CL_TONEMAP_CFG_OUT_COFF];
@@ -236,7 +236,7 @@ tm_x8_444 (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
 inline void
 tm_x8_420 (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
     int8 df, int8 dg, int by, int x, __constant float *cfg,
-    const __global float *lut, const __global float *gain, float lt,
+    const __global float2 * lut, const __global float2 * gain, float lt,
     float hlg_peak)
 {
   float4 cb = (float4) (0.0f), cr = (float4) (0.0f), cbl, crl;
@@ -268,8 +268,8 @@ tm_x8_420 (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
 __kernel void
 tonemap_map_x8 (const __global uchar * src, int8 f, int8 g,
     __global uchar * dst, int8 df, int8 dg, int width, int height,
-    __constant float *cfg, const __global float *lut,
-    const __global float *gain, float lt, float hlg_peak)
+    __constant float *cfg, const __global float2 * lut,
+    const __global float2 * gain, float lt, float hlg_peak)
 {
   const int nbx = (width + (1 << f.s1) - 1) >> f.s1, by = get_global_id (1);
   const int bh = 1 << f.s2;
@@ -296,7 +296,7 @@ tonemap_map_x8 (const __global uchar * src, int8 f, int8 g,
  * private table, added to hist once per work-item */
 __kernel void
 tonemap_hist_x8 (const __global uchar * src, int8 f, int8 g, int width,
-    int height, int rows, __constant float *cfg, const __global float *lut,
+    int height, int rows, __constant float *cfg, const __global float2 * lut,
     float hlg_peak, __global uint * hist)
 {
   uint h[GST_CL_TONEMAP_BINS];
@@ -322,7 +322,7 @@ tonemap_hist_x8 (const __global uchar * src, int8 f, int8 g, int width,
         h[bin.s4]++; h[bin.s5]++; h[bin.s6]++; h[bin.s7]++;
       }
     for (int bx = x / bw; bx < nbx; bx++) {
-      const float2 c = f.s0 == GST_CL_TONEMAP_KIND_RGBA ? (float2) (0.0f) :
+      const float3 c = f.s0 == GST_CL_TONEMAP_KIND_RGBA ? (float3) (0.0f) :
           tm_read_chroma (src, f, g, bx, by, cfg);
       for (int y = by * bh; y < min ((by + 1) * bh, height); y++)
         for (int xx = bx * bw; xx < min ((bx + 1) * bw, width); xx++) {

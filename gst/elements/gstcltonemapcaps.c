@@ -282,6 +282,36 @@ set_gamut (cl_float * cfg, GstVideoColorPrimaries primaries)
   return TRUE;
 }
 
+/* what the kernels would otherwise divide by a pixel */
+static void
+set_reciprocals (cl_float * cfg)
+{
+  cfg[GST_CL_TONEMAP_CFG_IN_YINV] = 1.0 / cfg[GST_CL_TONEMAP_CFG_IN_YSCALE];
+  cfg[GST_CL_TONEMAP_CFG_IN_CINV] = 1.0 / cfg[GST_CL_TONEMAP_CFG_IN_CSCALE];
+  cfg[GST_CL_TONEMAP_CFG_IN_GINV] = 1.0 / (1.0 -
+      cfg[GST_CL_TONEMAP_CFG_IN_KR] - cfg[GST_CL_TONEMAP_CFG_IN_KB]);
+  cfg[GST_CL_TONEMAP_CFG_OUT_CBINV] = 0.5 / (1.0 -
+      cfg[GST_CL_TONEMAP_CFG_OUT_KB]);
+  cfg[GST_CL_TONEMAP_CFG_OUT_CRINV] = 0.5 / (1.0 -
+      cfg[GST_CL_TONEMAP_CFG_OUT_KR]);
+}
+
+/* knot i's value and the step to knot i + 1, i < GST_CL_TONEMAP_LUT */
+static void
+set_pair (cl_float * pair, gdouble v, gdouble next)
+{
+  pair[0] = v;
+  pair[1] = next - v;
+}
+
+/* the input's signal in [0, 1] to light */
+static gdouble
+signal_light (gdouble e, gboolean hlg)
+{
+  return hlg ? gst_cl_tonemap_hlg_inverse_oetf (e) :
+      gst_cl_tonemap_pq_eotf (e);
+}
+
 /* the tables of tonemap.cl, in double precision */
 static void
 set_luts (cl_float * lut, gboolean hlg)
@@ -289,12 +319,11 @@ set_luts (cl_float * lut, gboolean hlg)
   const guint n = GST_CL_TONEMAP_LUT;
   guint i;
 
-  for (i = 0; i <= n; i++) {
-    gdouble e = (gdouble) i / n;
-    lut[i] = hlg ? gst_cl_tonemap_hlg_inverse_oetf (e) :
-        gst_cl_tonemap_pq_eotf (e);
+  for (i = 0; i < n; i++) {
+    gdouble e0 = (gdouble) i / n, e1 = (gdouble) (i + 1) / n;
+    set_pair (lut + 2 * i, signal_light (e0, hlg), signal_light (e1, hlg));
     /* over u = sqrt (L / Lt): V = (u^2)^(1 / 2.4) */
-    lut[n + 1 + i] = pow (e, 2.0 / 2.4);
+    set_pair (lut + 2 * (n + i), pow (e0, 2.0 / 2.4), pow (e1, 2.0 / 2.4));
   }
 }
 
@@ -402,6 +431,7 @@ gst_cl_tonemap_setup_from_caps (GstCaps * incaps, const GstVideoInfo * in,
   set_yuv (setup->cfg, GST_CL_TONEMAP_CFG_IN_KR, c.matrix, c.range, in_depth);
   set_yuv (setup->cfg, GST_CL_TONEMAP_CFG_OUT_KR,
       GST_VIDEO_COLOR_MATRIX_BT709, c.range, out_depth);
+  set_reciprocals (setup->cfg);
   setup->cfg[GST_CL_TONEMAP_CFG_OUT_MAX] = (1u << out_depth) - 1;
   setup->cfg[GST_CL_TONEMAP_CFG_HLG] =
       c.transfer == GST_VIDEO_TRANSFER_ARIB_STD_B67;

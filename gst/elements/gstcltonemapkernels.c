@@ -84,8 +84,7 @@ gst_cl_tone_map_kernels_setup (GstClToneMapKernels * k, GstClDevice * device,
       || !(k->hist = new_buffer (device, GST_CL_TONEMAP_BINS * 4, error))
       || !(k->lut = new_buffer (device, sizeof (((GstClToneMapSetup *)
                       NULL)->lut), error))
-      || !(k->gain = new_buffer (device, (GST_CL_TONEMAP_LUT + 1) * 4,
-              error)))
+      || !(k->gain = new_buffer (device, GST_CL_TONEMAP_LUT * 8, error)))
     return FALSE;
   clGetKernelWorkGroupInfo (k->k_hist, device->device_id,
       CL_KERNEL_WORK_GROUP_SIZE, sizeof (wg), &wg, NULL);
