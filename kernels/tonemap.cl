@@ -237,9 +237,34 @@ tonemap_hist (const __global uchar * src, int8 f, int8 g, int width,
       atomic_add (&hist[i], lh[i]);
 }
 
-/* 16-bit 4:2:0 semi-planar input (the *_semi16 kernels), planes at even
- * offsets and strides: the chroma of block (bx, by) (tm_chroma), one word
- * pair ... */
+/* The GPU kernels of 16-bit 4:2:0 semi-planar input (P010_10LE, P016_LE),
+ * every plane at an even offset and stride, offsets in 32 bits (the frame
+ * under 2 GB: the host checks). The histogram takes a quad a work-item,
+ * TM_QUAD blocks side by side (8x2 pixels), read in three 16-byte loads
+ * where @vec says that the planes allow them (offsets and strides
+ * multiples of 16), else, and at the frame's right and bottom edges, a
+ * block at a time in pairs of words: a block a work-item, a warp reading
+ * 128 bytes a row where a copy reads 512, took 38.8 us against 29.4 on an
+ * H200 at 4K. The mapping, with far more arithmetic a pixel, takes a
+ * block a work-item (a quad: 67.4 us against 66.7 at 4K, 26.9 against
+ * 22.0 at 1080p). */
+#define TM_QUAD 4
+
+/* the levels of the two words of @w (a pair of samples) */
+inline uint2
+tm_words (uint w, int8 f, uint mask)
+{
+  return ((uint2) (w & 0xffffu, w >> 16) >> f.s5) & mask;
+}
+
+/* the 16 bytes at @p (a multiple of 16) */
+inline uint4
+tm_load16 (const __global ushort * p)
+{
+  return *(const __global uint4 *) p;
+}
+
+/* the chroma of block (bx, by) (tm_chroma), one word pair ... */
 inline float3
 tm_semi16_chroma (const __global ushort * src, int8 f, int8 g, int bx,
     int by, uint mask, __constant float *cfg)
@@ -259,72 +284,136 @@ tm_semi16_luma (const __global ushort * src, int8 f, int8 g, int bx, int y,
       (uint2) ((row[2 * bx] >> f.s5) & mask, 0);
 }
 
-/* The histogram on GPUs of 16-bit 4:2:0 semi-planar input (P010_10LE,
- * P016_LE), planes at even offsets and strides (what tonemap_map_semi16
- * takes): as tonemap_hist counts, a 2x2 block at a time read as pairs of
- * words, and a run of pixels in the same bin counted with one atomic add
- * (neighbouring pixels often share a bin, and local atomics on one
- * address are serialised), into one of TM_HIST_COPIES copies of the
- * group's table by work-item, so that a warp's items seldom add to the
- * same word. */
-#define TM_HIST_COPIES 8
+/* the rows y and y + 1 and the chroma of quad (qx, y / 2), whole */
+inline void
+tm_quad_load (const __global ushort * src, int8 g, int qx, int y,
+    uint4 * r0, uint4 * r1, uint4 * cv)
+{
+  const __global ushort *row = src + (g.s0 >> 1) + y * (g.s3 >> 1) +
+      2 * TM_QUAD * qx;
+  *r0 = tm_load16 (row);
+  *r1 = tm_load16 (row + (g.s3 >> 1));
+  *cv = tm_load16 (src + (g.s1 >> 1) + (y >> 1) * (g.s4 >> 1) +
+      2 * TM_QUAD * qx);
+}
+
+/* 1b. The histogram on GPUs of such input, as tonemap_hist counts, a run
+ * of pixels in the same bin counted with one atomic add (neighbouring
+ * pixels often share a bin, and local atomics on one address are
+ * serialised; 1 to 8 copies of the group's table, spreading a warp's adds,
+ * changed nothing on an H200). */
+
+/* counts @bin, a run of equal bins in one add */
+inline void
+tm_count (__local uint * lh, int bin, int *run_bin, uint * run)
+{
+  if (bin != *run_bin) {
+    if (*run)
+      atomic_add (&lh[*run_bin], *run);
+    *run_bin = bin;
+    *run = 0;
+  }
+  (*run)++;
+}
+
+/* the bin of R'G'B' @e */
+inline int
+tm_bin (float3 e, __constant float *cfg, const __global float2 * lut,
+    float hlg_peak)
+{
+  const float3 l = cfg[GST_CL_TONEMAP_CFG_HLG] == 0.0f ? e :
+      tm_linear (e, cfg, lut, hlg_peak);
+  return min ((int) (tm_signal_pq (e, l, cfg) * GST_CL_TONEMAP_BINS),
+      GST_CL_TONEMAP_BINS - 1);
+}
+
+#define TM_COUNT(yv, c) tm_count (lh, tm_bin (tm_ycc_rgb ((yv), (c), cfg), \
+      cfg, lut, hlg_peak), run_bin, run)
+
+/* block (bx, by) counted, a row at a time */
+inline void
+tm_count_block (const __global ushort * src, int8 f, int8 g, int bx,
+    int by, int width, int height, __constant float *cfg,
+    const __global float2 * lut, float hlg_peak, __local uint * lh,
+    int *run_bin, uint * run)
+{
+  const uint mask = (1u << f.s4) - 1u;
+  const int pair = 2 * bx + 1 < width;
+  const float3 c = tm_semi16_chroma (src, f, g, bx, by, mask, cfg);
+
+  for (int y = 2 * by; y < min (2 * by + 2, height); y++) {
+    const uint2 yv = tm_semi16_luma (src, f, g, bx, y, pair, mask);
+    TM_COUNT (yv.x, c);
+    if (pair)
+      TM_COUNT (yv.y, c);
+  }
+}
+
+/* quad (qx, qy), whole, counted in the blocks' order */
+inline void
+tm_count_quad (const __global ushort * src, int8 f, int8 g, int qx, int qy,
+    __constant float *cfg, const __global float2 * lut, float hlg_peak,
+    __local uint * lh, int *run_bin, uint * run)
+{
+  const uint mask = (1u << f.s4) - 1u;
+  uint4 r0, r1, cv;
+
+  tm_quad_load (src, g, qx, 2 * qy, &r0, &r1, &cv);
+  {
+    const uint w0[TM_QUAD] = { r0.x, r0.y, r0.z, r0.w };
+    const uint w1[TM_QUAD] = { r1.x, r1.y, r1.z, r1.w };
+    const uint wc[TM_QUAD] = { cv.x, cv.y, cv.z, cv.w };
+    for (int j = 0; j < TM_QUAD; j++) {
+      const float3 c = tm_chroma (tm_words (wc[j], f, mask), cfg);
+      const uint2 a = tm_words (w0[j], f, mask), b = tm_words (w1[j], f,
+          mask);
+      TM_COUNT (a.x, c);
+      TM_COUNT (a.y, c);
+      TM_COUNT (b.x, c);
+      TM_COUNT (b.y, c);
+    }
+  }
+}
+
 __kernel void
 tonemap_hist_semi16 (const __global ushort * restrict src, int8 f, int8 g,
-    int width, int height, __constant float *cfg,
+    int width, int height, int vec, __constant float *cfg,
     const __global float2 * restrict lut, float hlg_peak,
     __global uint * restrict hist)
 {
-  __local uint lh[TM_HIST_COPIES * GST_CL_TONEMAP_BINS];
+  __local uint lh[GST_CL_TONEMAP_BINS];
   const int lid = get_local_id (0), lsize = get_local_size (0);
-  __local uint *mine = lh + (lid % TM_HIST_COPIES) * GST_CL_TONEMAP_BINS;
   const int nbx = (width + 1) >> 1, nby = (height + 1) >> 1;
-  const int nblocks = nbx * nby;
-  const uint mask = (1u << f.s4) - 1u;
-  /* the blocks of a work-item in steps of the global size, their
-   * coordinates followed without a division a block */
+  const int nq = (nbx + TM_QUAD - 1) / TM_QUAD, nquads = nq * nby;
+  /* the quads of a work-item in steps of the global size, their
+   * coordinates followed without a division a quad */
   const int step = get_global_size (0);
-  const int sx = step % nbx, sy = step / nbx;
-  int bx = get_global_id (0) % nbx, by = get_global_id (0) / nbx;
+  const int sx = step % nq, sy = step / nq;
+  int qx = get_global_id (0) % nq, qy = get_global_id (0) / nq;
   int run_bin = -1;
   uint run = 0;
 
-  for (int i = lid; i < TM_HIST_COPIES * GST_CL_TONEMAP_BINS; i += lsize)
+  for (int i = lid; i < GST_CL_TONEMAP_BINS; i += lsize)
     lh[i] = 0;
   barrier (CLK_LOCAL_MEM_FENCE);
-  for (int b = get_global_id (0); b < nblocks; b += step) {
-    const int pair = 2 * bx + 1 < width;
-    const float3 c = tm_semi16_chroma (src, f, g, bx, by, mask, cfg);
-    const int wrap = bx + sx >= nbx;
-    for (int y = 2 * by; y < min (2 * by + 2, height); y++) {
-      const uint2 yv = tm_semi16_luma (src, f, g, bx, y, pair, mask);
-      for (int k = 0; k < 1 + pair; k++) {
-        const float3 e = tm_ycc_rgb (k ? yv.y : yv.x, c, cfg);
-        const float3 l = cfg[GST_CL_TONEMAP_CFG_HLG] == 0.0f ? e :
-            tm_linear (e, cfg, lut, hlg_peak);
-        const int bin = min ((int) (tm_signal_pq (e, l, cfg) *
-                GST_CL_TONEMAP_BINS), GST_CL_TONEMAP_BINS - 1);
-        if (bin != run_bin) {
-          if (run)
-            atomic_add (&mine[run_bin], run);
-          run_bin = bin;
-          run = 0;
-        }
-        run++;
-      }
-    }
-    bx += wrap ? sx - nbx : sx;
-    by += wrap ? sy + 1 : sy;
+  for (int q = get_global_id (0); q < nquads; q += step) {
+    const int wrap = qx + sx >= nq;
+    if (vec && 2 * TM_QUAD * (qx + 1) <= width && 2 * qy + 2 <= height)
+      tm_count_quad (src, f, g, qx, qy, cfg, lut, hlg_peak, lh, &run_bin,
+          &run);
+    else
+      for (int bx = TM_QUAD * qx; bx < min (TM_QUAD * (qx + 1), nbx); bx++)
+        tm_count_block (src, f, g, bx, qy, width, height, cfg, lut,
+            hlg_peak, lh, &run_bin, &run);
+    qx += wrap ? sx - nq : sx;
+    qy += wrap ? sy + 1 : sy;
   }
   if (run)
-    atomic_add (&mine[run_bin], run);
+    atomic_add (&lh[run_bin], run);
   barrier (CLK_LOCAL_MEM_FENCE);
-  for (int i = lid; i < GST_CL_TONEMAP_BINS; i += lsize) {
-    uint sum = 0;
-    for (int k = 0; k < TM_HIST_COPIES; k++)
-      sum += lh[k * GST_CL_TONEMAP_BINS + i];
-    if (sum)
-      atomic_add (&hist[i], sum);
-  }
+  for (int i = lid; i < GST_CL_TONEMAP_BINS; i += lsize)
+    if (lh[i])
+      atomic_add (&hist[i], lh[i]);
 }
 
 /* ------------------------------------------------------------------------ */

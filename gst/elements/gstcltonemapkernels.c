@@ -194,6 +194,14 @@ map_semi16 (GstClToneMapKernels * k, const GstClFrameWork * work,
       frames->out_layout->size < G_MAXINT32;
 }
 
+/* tonemap_hist_semi16's `vec`: whether the input's planes allow its
+ * 16-byte loads (offsets and strides multiples of 16) */
+static cl_int
+semi16_vec (const cl_int8 * sg)
+{
+  return ((sg->s[0] | sg->s[1] | sg->s[3] | sg->s[4]) & 15) == 0;
+}
+
 /* 1. the histogram of the frame (dynamic peak only) */
 static gboolean
 enqueue_hist (GstClToneMapKernels * k, GstClFrameWork * work,
@@ -219,13 +227,19 @@ enqueue_hist (GstClToneMapKernels * k, GstClFrameWork * work,
         GST_CL_ARGS_END)
         && gst_cl_frame_work_enqueue (work, k->k_histx8, &l, error);
   }
-  launch_1d (&l, MAX (groups, 1) * k->hist_local, k->hist_local);
-  if (semi16_input (k, work, frames, geo))
+  if (semi16_input (k, work, frames, geo)) {
+    /* a quad of TM_QUAD (4) blocks a work-item */
+    cl_int vec = semi16_vec (geo);
+    groups = MIN (groups, (nbx / 4 + 1) * nby / k->hist_local + 1);
+    launch_1d (&l, groups * k->hist_local, k->hist_local);
     return gst_cl_set_args (k->k_hist_semi16, error, GST_CL_ARG (frames->in),
         GST_CL_ARG (k->in_fmt), GST_CL_ARG (*geo), GST_CL_ARG (w),
-        GST_CL_ARG (h), GST_CL_ARG (k->cfg), GST_CL_ARG (k->lut),
-        GST_CL_ARG (hlg_peak), GST_CL_ARG (k->hist), GST_CL_ARGS_END)
+        GST_CL_ARG (h), GST_CL_ARG (vec), GST_CL_ARG (k->cfg),
+        GST_CL_ARG (k->lut), GST_CL_ARG (hlg_peak), GST_CL_ARG (k->hist),
+        GST_CL_ARGS_END)
         && gst_cl_frame_work_enqueue (work, k->k_hist_semi16, &l, error);
+  }
+  launch_1d (&l, MAX (groups, 1) * k->hist_local, k->hist_local);
   return gst_cl_set_args (k->k_hist, error, GST_CL_ARG (frames->in),
       GST_CL_ARG (k->in_fmt), GST_CL_ARG (*geo), GST_CL_ARG (w),
       GST_CL_ARG (h), GST_CL_ARG (k->cfg), GST_CL_ARG (k->lut),
