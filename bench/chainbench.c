@@ -162,11 +162,11 @@ run_chain (const gchar * chain, const GstVideoInfo * info, gboolean pool)
 int
 main (int argc, char **argv)
 {
-  const gchar *device = "", *format = "RGBA";
+  gchar *device = NULL, *format = NULL, *chain_arg = NULL;
   gchar **custom = NULL;
   const gchar *const *list;
   gint n_chains;
-  gint width = 3840, height = 2160, i, c;
+  gint width = 3840, height = 2160, c;
   GstVideoInfo info;
   BenchFloors fl;
   static const gchar *chains[] = {
@@ -182,24 +182,38 @@ main (int argc, char **argv)
         "clgaussian storage=buffer ! clgaussian storage=buffer",
   };
 
-  for (i = 1; i < argc; i++) {
-    if (g_str_equal (argv[i], "--device") && i + 1 < argc)
-      device = argv[++i];
-    else if (g_str_equal (argv[i], "--width") && i + 1 < argc)
-      width = atoi (argv[++i]);
-    else if (g_str_equal (argv[i], "--height") && i + 1 < argc)
-      height = atoi (argv[++i]);
-    else if (g_str_equal (argv[i], "--format") && i + 1 < argc)
-      format = argv[++i];
-    else if (g_str_equal (argv[i], "--chains") && i + 1 < argc)
-      custom = g_strsplit (argv[++i], ";", -1);
-    else if (g_str_equal (argv[i], "--frames") && i + 1 < argc)
-      frames = atoi (argv[++i]);
+  GOptionEntry entries[] = {
+    {"device", 0, 0, G_OPTION_ARG_STRING, &device,
+        "OpenCL device of the elements (sets GST_CL_DEVICE)", "SEL"},
+    {"width", 0, 0, G_OPTION_ARG_INT, &width, "frame width (3840)", "W"},
+    {"height", 0, 0, G_OPTION_ARG_INT, &height, "frame height (2160)", "H"},
+    {"format", 0, 0, G_OPTION_ARG_STRING, &format, "video format (RGBA)",
+        "FORMAT"},
+    {"chains", 0, 0, G_OPTION_ARG_STRING, &chain_arg,
+        "';'-separated chains instead of the built-in list", "LIST"},
+    {"frames", 0, 0, G_OPTION_ARG_INT, &frames, "frames a chain", "N"},
+    {NULL}
+  };
+  GOptionContext *oc = g_option_context_new ("- clfilters chain benchmark");
+  GError *err = NULL;
+
+  g_option_context_add_main_entries (oc, entries, NULL);
+  g_option_context_add_group (oc, gst_init_get_option_group ());
+  if (!g_option_context_parse (oc, &argc, &argv, &err)) {
+    g_printerr ("chainbench: %s\n", err->message);
+    return 2;
   }
+  g_option_context_free (oc);
+  if (!device)
+    device = g_strdup ("");
+  if (!format)
+    format = g_strdup ("RGBA");
+  if (chain_arg)
+    custom = g_strsplit (chain_arg, ";", -1);
   frames = MAX (frames, warmup + 10);
-  gst_init (NULL, NULL);
   if (*device)
     g_setenv ("GST_CL_DEVICE", device, TRUE);
+  gst_init (&argc, &argv);
   gst_video_info_set_format (&info, gst_video_format_from_string (format),
       width, height);
   bench_floors (device, info.size, &fl);
@@ -218,5 +232,8 @@ main (int argc, char **argv)
     g_print ("%-62s %10.3f %10.3f\n", list[c], a, b);
   }
   g_strfreev (custom);
+  g_free (chain_arg);
+  g_free (device);
+  g_free (format);
   return 0;
 }

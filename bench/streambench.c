@@ -288,42 +288,62 @@ parse_counts (const gchar * list, gint * n)
 int
 main (int argc, char **argv)
 {
-  const gchar *device = "", *format = "NV12";
-  const gchar *chains = "identity;clgaussian;"
-      "clgaussian ! cllaplace ! clhistogram";
-  const gchar *producers = "pool,pageable", *stream_list = "1,2,4,8,16";
+  gchar *device = NULL, *format = NULL, *chains = NULL, *producers = NULL;
+  gchar *stream_list = NULL, *device_list = NULL;
   gchar **chain_list, **producer_list;
   gint width = 1920, height = 1080, total = 400, n_counts, i, c, p;
-  gboolean show_cpu = FALSE;
+  gint show_cpu = 0;
   gint *counts;
   GstVideoInfo info;
   BenchFloors fl;
+  GOptionEntry entries[] = {
+    {"device", 0, 0, G_OPTION_ARG_STRING, &device,
+        "OpenCL device of the elements (sets GST_CL_DEVICE)", "SEL"},
+    {"width", 0, 0, G_OPTION_ARG_INT, &width, "frame width (1920)", "W"},
+    {"height", 0, 0, G_OPTION_ARG_INT, &height, "frame height (1080)", "H"},
+    {"format", 0, 0, G_OPTION_ARG_STRING, &format, "video format (NV12)",
+        "FORMAT"},
+    {"chains", 0, 0, G_OPTION_ARG_STRING, &chains,
+        "';'-separated chains (identity, clgaussian and the three filters)",
+        "LIST"},
+    {"producers", 0, 0, G_OPTION_ARG_STRING, &producers,
+        "pool, pageable or both (pool,pageable)", "LIST"},
+    {"streams", 0, 0, G_OPTION_ARG_STRING, &stream_list,
+        "stream counts (1,2,4,8,16)", "LIST"},
+    {"frames", 0, 0, G_OPTION_ARG_INT, &total,
+        "frames of all streams together a row (400)", "N"},
+    {"devices", 0, 0, G_OPTION_ARG_STRING, &device_list,
+        "devices that {dev} in a chain takes in turn", "LIST"},
+    {"cpu", 0, 0, G_OPTION_ARG_INT, &show_cpu,
+        "1: the process's CPU time after each figure", "0|1"},
+    {NULL}
+  };
+  GOptionContext *oc = g_option_context_new ("- clfilters streams benchmark");
+  GError *err = NULL;
 
-  for (i = 1; i + 1 < argc; i++) {
-    if (g_str_equal (argv[i], "--device"))
-      device = argv[++i];
-    else if (g_str_equal (argv[i], "--width"))
-      width = atoi (argv[++i]);
-    else if (g_str_equal (argv[i], "--height"))
-      height = atoi (argv[++i]);
-    else if (g_str_equal (argv[i], "--format"))
-      format = argv[++i];
-    else if (g_str_equal (argv[i], "--chains"))
-      chains = argv[++i];
-    else if (g_str_equal (argv[i], "--producers"))
-      producers = argv[++i];
-    else if (g_str_equal (argv[i], "--streams"))
-      stream_list = argv[++i];
-    else if (g_str_equal (argv[i], "--frames"))
-      total = atoi (argv[++i]);
-    else if (g_str_equal (argv[i], "--devices"))
-      devices = g_strsplit (argv[++i], ",", -1);
-    else if (g_str_equal (argv[i], "--cpu"))
-      show_cpu = atoi (argv[++i]) != 0;
+  g_option_context_add_main_entries (oc, entries, NULL);
+  g_option_context_add_group (oc, gst_init_get_option_group ());
+  if (!g_option_context_parse (oc, &argc, &argv, &err)) {
+    g_printerr ("streambench: %s\n", err->message);
+    return 2;
   }
-  gst_init (NULL, NULL);
+  g_option_context_free (oc);
+  if (!device)
+    device = g_strdup ("");
+  if (!format)
+    format = g_strdup ("NV12");
+  if (!chains)
+    chains = g_strdup ("identity;clgaussian;"
+        "clgaussian ! cllaplace ! clhistogram");
+  if (!producers)
+    producers = g_strdup ("pool,pageable");
+  if (!stream_list)
+    stream_list = g_strdup ("1,2,4,8,16");
+  if (device_list)
+    devices = g_strsplit (device_list, ",", -1);
   if (*device)
     g_setenv ("GST_CL_DEVICE", device, TRUE);
+  gst_init (&argc, &argv);
   gst_video_info_set_format (&info, gst_video_format_from_string (format),
       width, height);
   counts = parse_counts (stream_list, &n_counts);
@@ -361,6 +381,13 @@ main (int argc, char **argv)
   }
   g_strfreev (chain_list);
   g_strfreev (producer_list);
+  g_strfreev (devices);
   g_free (counts);
+  g_free (device);
+  g_free (format);
+  g_free (chains);
+  g_free (producers);
+  g_free (stream_list);
+  g_free (device_list);
   return 0;
 }
