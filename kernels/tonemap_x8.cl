@@ -32,7 +32,7 @@ typedef uchar4 __attribute__ ((aligned (1))) tm_uchar4_u;
 #endif
 
 /* table @t at the 8 values @x */
-inline float8
+inline __attribute__ ((always_inline)) float8
 tm_lut8 (const __global float2 * pairs, float8 x)
 {
   /* gathered as floats: POCL splits float2 gathers into worse code
@@ -49,7 +49,7 @@ tm_lut8 (const __global float2 * pairs, float8 x)
 
 /* R'G'B' of the 8 pixels from x of pixel row @y: 4:2:0 (chroma of 4
  * blocks, in CbCr pairs or two planes) or 4:4:4 (two planes) */
-inline void
+inline __attribute__ ((always_inline)) void
 tm_x8_rgb (const __global uchar * src, int8 f, int8 g, int y, int x,
     __constant float *cfg, float8 * r, float8 * gg, float8 * b)
 {
@@ -121,7 +121,7 @@ tm_pow8 (float8 x, float y)
 /* Linear light of 8 pixels of R'G'B' @r, @g, @b, in place (through the
  * table of the input's transfer, and for HLG the OOTF); returns PQ (max
  * (R, G, B)): max (R', G', B') itself for PQ. */
-inline float8
+inline __attribute__ ((always_inline)) float8
 tm_x8_linear (__constant float *cfg, const __global float2 * lut,
     float hlg_peak, float8 * r, float8 * g, float8 * b)
 {
@@ -144,7 +144,7 @@ tm_x8_linear (__constant float *cfg, const __global float2 * lut,
 }
 
 /* display R'G'B' of 8 pixels (tm_pixel in float8), in place */
-inline void
+inline __attribute__ ((always_inline)) void
 tm_x8_display (__constant float *cfg, const __global float2 * lut,
     const __global float2 * gain, float lt, float hlg_peak, float8 * r,
     float8 * g, float8 * b)
@@ -169,7 +169,7 @@ tm_x8_display (__constant float *cfg, const __global float2 * lut,
 
 /* output Y' of the 8 pixels from x of pixel row @y; their Cb', Cr' in @u,
  * @v */
-inline void
+inline __attribute__ ((always_inline)) void
 tm_x8_write_y (__global uchar * dst, int8 dg, int y, int x,
     __constant float *cfg, float8 r, float8 g, float8 b, float8 * u,
     float8 * v)
@@ -319,8 +319,12 @@ tonemap_hist_x8 (const __global uchar * src, int8 f, int8 g, int width,
         float8 r, gg, b;
         int8 bin;
         tm_x8_rgb (src, f, g, by * bh + row, x, cfg, &r, &gg, &b);
-        bin = min (convert_int8 (tm_x8_linear (cfg, lut, hlg_peak, &r, &gg,
-                    &b) * GST_CL_TONEMAP_BINS), GST_CL_TONEMAP_BINS - 1);
+        /* PQ (max (R, G, B)) is max (R', G', B') for PQ input: no light,
+         * no table (the lookups were a third of the kernel's time) */
+        bin = min (convert_int8 ((cfg[GST_CL_TONEMAP_CFG_HLG] == 0.0f ?
+                    max (max (r, gg), b) : tm_x8_linear (cfg, lut, hlg_peak,
+                        &r, &gg, &b)) * GST_CL_TONEMAP_BINS),
+            GST_CL_TONEMAP_BINS - 1);
         h[bin.s0]++; h[bin.s1]++; h[bin.s2]++; h[bin.s3]++;
         h[bin.s4]++; h[bin.s5]++; h[bin.s6]++; h[bin.s7]++;
       }
