@@ -3,11 +3,12 @@
  * program of tonemap.cl (gstcltonemapframe.c builds them as one). */
 
 /* ------------------------------------------------------------------------ */
-/* CPUs, into the 8-bit sibling: 8 pixels of a row (both rows of 4:2:0   */
-/* blocks) at a time, tm_block's arithmetic in float8 so that POCL runs it  */
-/* in SIMD registers (the scalar kernels cost about 40 ns of CPU time a     */
-/* pixel on the CI machine). A work-item takes rows of blocks; the blocks   */
-/* right of the last 8 pixels, and an odd height's last row, go scalar.     */
+/* CPUs: 8 pixels of a row (both rows of 4:2:0 blocks) at a time,          */
+/* tm_block's arithmetic in float8 so that POCL runs it in SIMD registers   */
+/* (the scalar kernels cost about 40 ns of CPU time a pixel on the CI       */
+/* machine), into the 8-bit sibling or the input's own format. A work-item  */
+/* takes rows of blocks; the blocks right of the last 8 pixels, and an odd  */
+/* height's last row, go scalar.                                            */
 
 #ifdef GST_CL_CPU
 typedef ushort8 __attribute__ ((aligned (2))) tm_ushort8_u;
@@ -16,12 +17,18 @@ typedef ushort4 __attribute__ ((aligned (2))) tm_ushort4_u;
 typedef ushort16 __attribute__ ((aligned (2))) tm_ushort16_u;
 typedef uchar16 __attribute__ ((aligned (1))) tm_uchar16_u;
 typedef uchar4 __attribute__ ((aligned (1))) tm_uchar4_u;
+typedef ushort16 __attribute__ ((aligned (1))) tm_ushort16_o;
+typedef ushort8 __attribute__ ((aligned (1))) tm_ushort8_o;
+typedef ushort4 __attribute__ ((aligned (1))) tm_ushort4_o;
 #define TM_LOAD_US8(p) (*(const __global tm_ushort8_u *) (p))
 #define TM_LOAD_US4(p) (*(const __global tm_ushort4_u *) (p))
 #define TM_LOAD_US16(p) (*(const __global tm_ushort16_u *) (p))
 #define TM_STORE_UC16(p, v) (*(__global tm_uchar16_u *) (p) = (v))
 #define TM_STORE_UC8(p, v) (*(__global tm_uchar8_u *) (p) = (v))
 #define TM_STORE_UC4(p, v) (*(__global tm_uchar4_u *) (p) = (v))
+#define TM_STORE_US16(p, v) (*(__global tm_ushort16_o *) (p) = (v))
+#define TM_STORE_US8(p, v) (*(__global tm_ushort8_o *) (p) = (v))
+#define TM_STORE_US4(p, v) (*(__global tm_ushort4_o *) (p) = (v))
 #else
 #define TM_LOAD_US8(p) vload8 (0, (p))
 #define TM_LOAD_US4(p) vload4 (0, (p))
@@ -29,7 +36,34 @@ typedef uchar4 __attribute__ ((aligned (1))) tm_uchar4_u;
 #define TM_STORE_UC16(p, v) vstore16 ((v), 0, (p))
 #define TM_STORE_UC8(p, v) vstore8 ((v), 0, (p))
 #define TM_STORE_UC4(p, v) vstore4 ((v), 0, (p))
+#define TM_STORE_US16(p, v) vstore16 ((v), 0, (__global ushort *) (p))
+#define TM_STORE_US8(p, v) vstore8 ((v), 0, (__global ushort *) (p))
+#define TM_STORE_US4(p, v) vstore4 ((v), 0, (__global ushort *) (p))
 #endif
+
+/* the output levels @lv (floored) at @p: bytes, or for outputs of more
+ * than 8 bits words, the value at its place in the word (P010_10LE's top
+ * 10 bits) */
+inline __attribute__ ((always_inline)) void
+tm_x8_store (__global uchar * p, int8 df, float8 lv, __constant float *cfg)
+{
+  if (df.s3 == 1)
+    TM_STORE_UC8 (p, convert_uchar8_sat (lv));
+  else
+    TM_STORE_US8 (p, convert_ushort8 (clamp (lv, 0.0f,
+                cfg[GST_CL_TONEMAP_CFG_OUT_MAX])) << (ushort8) (df.s5));
+}
+
+/* ... and 4 of them */
+inline __attribute__ ((always_inline)) void
+tm_x8_store4 (__global uchar * p, int8 df, float4 lv, __constant float *cfg)
+{
+  if (df.s3 == 1)
+    TM_STORE_UC4 (p, convert_uchar4_sat (lv));
+  else
+    TM_STORE_US4 (p, convert_ushort4 (clamp (lv, 0.0f,
+                cfg[GST_CL_TONEMAP_CFG_OUT_MAX])) << (ushort4) (df.s5));
+}
 
 /* table @t at the 8 values @x */
 inline __attribute__ ((always_inline)) float8
@@ -170,7 +204,7 @@ tm_x8_display (__constant float *cfg, const __global float2 * lut,
 /* output Y' of the 8 pixels from x of pixel row @y; their Cb', Cr' in @u,
  * @v */
 inline __attribute__ ((always_inline)) void
-tm_x8_write_y (__global uchar * dst, int8 dg, int y, int x,
+tm_x8_write_y (__global uchar * dst, int8 df, int8 dg, int y, int x,
     __constant float *cfg, float8 r, float8 g, float8 b, float8 * u,
     float8 * v)
 {
@@ -182,30 +216,50 @@ tm_x8_write_y (__global uchar * dst, int8 dg, int y, int x,
 
   *u = (b - yy) * (0.5f / (1.0f - kb));
   *v = (r - yy) * (0.5f / (1.0f - kr));
-  TM_STORE_UC8 (dst + (size_t) dg.s0 + (size_t) y * dg.s3 + x,
-      convert_uchar8_sat (lv));
+  tm_x8_store (dst + (size_t) dg.s0 + (size_t) y * dg.s3 + x * df.s3, df,
+      lv, cfg);
 }
 
-/* 8 pixels from x of row @y of RGBA64_LE into RGBA, alpha scaled */
+/* 8 pixels from x of row @y of RGBA64_LE into RGBA or RGBA64_LE, alpha
+ * scaled */
 inline void
 tm_x8_rgba (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
-    int8 dg, int y, int x, __constant float *cfg, const __global float2 * lut,
-    const __global float2 * gain, float lt,
+    int8 df, int8 dg, int y, int x, __constant float *cfg,
+    const __global float2 * lut, const __global float2 * gain, float lt,
     float hlg_peak)
 {
+  const float maxv = cfg[GST_CL_TONEMAP_CFG_OUT_MAX];
   const __global ushort *p = (const __global ushort *) (src + (size_t) g.s0 +
       (size_t) y * g.s3) + 4 * x;
   const float8 al = convert_float8 ((ushort8) (TM_LOAD_US16 (p).s37bf,
           TM_LOAD_US16 (p + 16).s37bf)) * cfg[GST_CL_TONEMAP_CFG_ALPHA];
-  __global uchar *o = dst + (size_t) dg.s0 + (size_t) y * dg.s3 + 4 * x;
+  __global uchar *o = dst + (size_t) dg.s0 + (size_t) y * dg.s3 +
+      4 * x * df.s3;
   float8 r, gg, b;
   uchar8 r8, g8, b8, a8;
 
   tm_x8_rgb (src, f, g, y, x, cfg, &r, &gg, &b);
   tm_x8_display (cfg, lut, gain, lt, hlg_peak, &r, &gg, &b);
-  r8 = convert_uchar8_sat (floor (r * 255.0f + 0.5f));
-  g8 = convert_uchar8_sat (floor (gg * 255.0f + 0.5f));
-  b8 = convert_uchar8_sat (floor (b * 255.0f + 0.5f));
+  if (df.s3 == 2) {
+    const ushort8 r16 = convert_ushort8 (clamp (floor (r * maxv + 0.5f),
+            0.0f, maxv));
+    const ushort8 g16 = convert_ushort8 (clamp (floor (gg * maxv + 0.5f),
+            0.0f, maxv));
+    const ushort8 b16 = convert_ushort8 (clamp (floor (b * maxv + 0.5f),
+            0.0f, maxv));
+    const ushort8 a16 = convert_ushort8 (clamp (floor (al + 0.5f), 0.0f,
+            maxv));
+    TM_STORE_US16 (o, ((ushort16) (r16.s0, g16.s0, b16.s0, a16.s0, r16.s1,
+                g16.s1, b16.s1, a16.s1, r16.s2, g16.s2, b16.s2, a16.s2,
+                r16.s3, g16.s3, b16.s3, a16.s3)) << (ushort16) (df.s5));
+    TM_STORE_US16 (o + 32, ((ushort16) (r16.s4, g16.s4, b16.s4, a16.s4,
+                r16.s5, g16.s5, b16.s5, a16.s5, r16.s6, g16.s6, b16.s6,
+                a16.s6, r16.s7, g16.s7, b16.s7, a16.s7)) << (ushort16) (df.s5));
+    return;
+  }
+  r8 = convert_uchar8_sat (floor (r * maxv + 0.5f));
+  g8 = convert_uchar8_sat (floor (gg * maxv + 0.5f));
+  b8 = convert_uchar8_sat (floor (b * maxv + 0.5f));
   a8 = convert_uchar8_sat (floor (al + 0.5f));
   TM_STORE_UC16 (o, ((uchar16) (r8.s0, g8.s0, b8.s0, a8.s0, r8.s1, g8.s1,
               b8.s1, a8.s1, r8.s2, g8.s2, b8.s2, a8.s2, r8.s3, g8.s3, b8.s3,
@@ -218,8 +272,8 @@ tm_x8_rgba (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
 /* 8 pixels from x of row @y of a 4:4:4 frame */
 inline void
 tm_x8_444 (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
-    int8 dg, int y, int x, __constant float *cfg, const __global float2 * lut,
-    const __global float2 * gain, float lt,
+    int8 df, int8 dg, int y, int x, __constant float *cfg,
+    const __global float2 * lut, const __global float2 * gain, float lt,
     float hlg_peak)
 {
   const float co = cfg[GST_CL_TONEMAP_CFG_OUT_COFF];
@@ -228,11 +282,11 @@ tm_x8_444 (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
 
   tm_x8_rgb (src, f, g, y, x, cfg, &r, &gg, &b);
   tm_x8_display (cfg, lut, gain, lt, hlg_peak, &r, &gg, &b);
-  tm_x8_write_y (dst, dg, y, x, cfg, r, gg, b, &u, &v);
-  TM_STORE_UC8 (dst + (size_t) dg.s1 + (size_t) y * dg.s4 + x,
-      convert_uchar8_sat (floor (co + cs * u + 0.5f)));
-  TM_STORE_UC8 (dst + (size_t) dg.s2 + (size_t) y * dg.s5 + x,
-      convert_uchar8_sat (floor (co + cs * v + 0.5f)));
+  tm_x8_write_y (dst, df, dg, y, x, cfg, r, gg, b, &u, &v);
+  tm_x8_store (dst + (size_t) dg.s1 + (size_t) y * dg.s4 + x * df.s3, df,
+      floor (co + cs * u + 0.5f), cfg);
+  tm_x8_store (dst + (size_t) dg.s2 + (size_t) y * dg.s5 + x * df.s3, df,
+      floor (co + cs * v + 0.5f), cfg);
 }
 
 /* 8 pixels from x of the two rows of block row @by of a 4:2:0 frame */
@@ -248,7 +302,7 @@ tm_x8_420 (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
     float8 r, gg, b, u, v;
     tm_x8_rgb (src, f, g, 2 * by + row, x, cfg, &r, &gg, &b);
     tm_x8_display (cfg, lut, gain, lt, hlg_peak, &r, &gg, &b);
-    tm_x8_write_y (dst, dg, 2 * by + row, x, cfg, r, gg, b, &u, &v);
+    tm_x8_write_y (dst, df, dg, 2 * by + row, x, cfg, r, gg, b, &u, &v);
     cb += u.even + u.odd;
     cr += v.even + v.odd;
   }
@@ -257,14 +311,14 @@ tm_x8_420 (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
   crl = floor (cfg[GST_CL_TONEMAP_CFG_OUT_COFF] +
       cfg[GST_CL_TONEMAP_CFG_OUT_CSCALE] * cr * 0.25f + 0.5f);
   if (df.s0 == GST_CL_TONEMAP_KIND_SEMI) {
-    TM_STORE_UC8 (dst + (size_t) dg.s1 + (size_t) by * dg.s4 + x,
-        convert_uchar8_sat ((float8) (cbl.s0, crl.s0, cbl.s1, crl.s1,
-                cbl.s2, crl.s2, cbl.s3, crl.s3)));
+    tm_x8_store (dst + (size_t) dg.s1 + (size_t) by * dg.s4 + x * df.s3, df,
+        (float8) (cbl.s0, crl.s0, cbl.s1, crl.s1, cbl.s2, crl.s2, cbl.s3,
+            crl.s3), cfg);
   } else {
-    TM_STORE_UC4 (dst + (size_t) dg.s1 + (size_t) by * dg.s4 + x / 2,
-        convert_uchar4_sat (cbl));
-    TM_STORE_UC4 (dst + (size_t) dg.s2 + (size_t) by * dg.s5 + x / 2,
-        convert_uchar4_sat (crl));
+    tm_x8_store4 (dst + (size_t) dg.s1 + (size_t) by * dg.s4 +
+        x / 2 * df.s3, df, cbl, cfg);
+    tm_x8_store4 (dst + (size_t) dg.s2 + (size_t) by * dg.s5 +
+        x / 2 * df.s3, df, crl, cfg);
   }
 }
 
@@ -283,9 +337,11 @@ tonemap_map_x8 (const __global uchar * src, int8 f, int8 g,
     return;
   for (x = 0; x < full; x += 8) {
     if (f.s0 == GST_CL_TONEMAP_KIND_RGBA)
-      tm_x8_rgba (src, f, g, dst, dg, by, x, cfg, lut, gain, lt, hlg_peak);
+      tm_x8_rgba (src, f, g, dst, df, dg, by, x, cfg, lut, gain, lt,
+          hlg_peak);
     else if (f.s1 == 0)
-      tm_x8_444 (src, f, g, dst, dg, by, x, cfg, lut, gain, lt, hlg_peak);
+      tm_x8_444 (src, f, g, dst, df, dg, by, x, cfg, lut, gain, lt,
+          hlg_peak);
     else
       tm_x8_420 (src, f, g, dst, df, dg, by, x, cfg, lut, gain, lt,
           hlg_peak);

@@ -140,7 +140,7 @@ gst_cl_tone_map_kernels_configure (GstClToneMapKernels * k,
    * GPU shapes otherwise, also on POCL with GST_CL_GPU_KERNELS=1, as the
    * tests' -gpu-kernels runs check them */
   k->fastx8 = !gst_cl_device_builds_gpu_kernels (device) &&
-      setup->in_fmt.s[1] == setup->in_fmt.s[2] && setup->out_fmt.s[3] == 1;
+      setup->in_fmt.s[1] == setup->in_fmt.s[2];
   k->reset = TRUE;
   /* once per caps, not per frame: a blocking write is fine here */
   st = clEnqueueWriteBuffer (queue, k->cfg, CL_TRUE, 0, sizeof (setup->cfg),
