@@ -41,29 +41,22 @@ typedef ushort4 __attribute__ ((aligned (1))) tm_ushort4_o;
 #define TM_STORE_US4(p, v) vstore4 ((v), 0, (__global ushort *) (p))
 #endif
 
-/* the output levels @lv (floored) at @p: bytes, or for outputs of more
- * than 8 bits words, the value at its place in the word (P010_10LE's top
- * 10 bits) */
-inline __attribute__ ((always_inline)) void
-tm_x8_store (__global uchar * p, int8 df, float8 lv, __constant float *cfg)
-{
-  if (df.s3 == 1)
-    TM_STORE_UC8 (p, convert_uchar8_sat (lv));
-  else
-    TM_STORE_US8 (p, convert_ushort8 (clamp (lv, 0.0f,
-                cfg[GST_CL_TONEMAP_CFG_OUT_MAX])) << (ushort8) (df.s5));
+/* tm_x8_store (p, df, lv, cfg), tm_x8_store4: the 8 (4) output levels @lv
+ * (floored) at @p: bytes, or for outputs of more than 8 bits words, the
+ * value at its place in the word (P010_10LE's top 10 bits) */
+#define TM_X8_STORE(name, N) \
+inline __attribute__ ((always_inline)) void \
+name (__global uchar * p, int8 df, float##N lv, __constant float *cfg) \
+{ \
+  if (df.s3 == 1) \
+    TM_STORE_UC##N (p, convert_uchar##N##_sat (lv)); \
+  else \
+    TM_STORE_US##N (p, convert_ushort##N (clamp (lv, 0.0f, \
+                cfg[GST_CL_TONEMAP_CFG_OUT_MAX])) << (ushort##N) (df.s5)); \
 }
 
-/* ... and 4 of them */
-inline __attribute__ ((always_inline)) void
-tm_x8_store4 (__global uchar * p, int8 df, float4 lv, __constant float *cfg)
-{
-  if (df.s3 == 1)
-    TM_STORE_UC4 (p, convert_uchar4_sat (lv));
-  else
-    TM_STORE_US4 (p, convert_ushort4 (clamp (lv, 0.0f,
-                cfg[GST_CL_TONEMAP_CFG_OUT_MAX])) << (ushort4) (df.s5));
-}
+TM_X8_STORE (tm_x8_store, 8);
+TM_X8_STORE (tm_x8_store4, 4);
 
 /* table @t at the 8 values @x */
 inline __attribute__ ((always_inline)) float8
