@@ -17,18 +17,15 @@ typedef ushort4 __attribute__ ((aligned (2))) tm_ushort4_u;
 typedef ushort16 __attribute__ ((aligned (2))) tm_ushort16_u;
 typedef uchar16 __attribute__ ((aligned (1))) tm_uchar16_u;
 typedef uchar4 __attribute__ ((aligned (1))) tm_uchar4_u;
-typedef ushort16 __attribute__ ((aligned (1))) tm_ushort16_o;
-typedef ushort8 __attribute__ ((aligned (1))) tm_ushort8_o;
-typedef ushort4 __attribute__ ((aligned (1))) tm_ushort4_o;
 #define TM_LOAD_US8(p) (*(const __global tm_ushort8_u *) (p))
 #define TM_LOAD_US4(p) (*(const __global tm_ushort4_u *) (p))
 #define TM_LOAD_US16(p) (*(const __global tm_ushort16_u *) (p))
 #define TM_STORE_UC16(p, v) (*(__global tm_uchar16_u *) (p) = (v))
 #define TM_STORE_UC8(p, v) (*(__global tm_uchar8_u *) (p) = (v))
 #define TM_STORE_UC4(p, v) (*(__global tm_uchar4_u *) (p) = (v))
-#define TM_STORE_US16(p, v) (*(__global tm_ushort16_o *) (p) = (v))
-#define TM_STORE_US8(p, v) (*(__global tm_ushort8_o *) (p) = (v))
-#define TM_STORE_US4(p, v) (*(__global tm_ushort4_o *) (p) = (v))
+#define TM_STORE_US16(p, v) (*(__global tm_ushort16_u *) (p) = (v))
+#define TM_STORE_US8(p, v) (*(__global tm_ushort8_u *) (p) = (v))
+#define TM_STORE_US4(p, v) (*(__global tm_ushort4_u *) (p) = (v))
 #else
 #define TM_LOAD_US8(p) vload8 (0, (p))
 #define TM_LOAD_US4(p) vload4 (0, (p))

@@ -413,7 +413,8 @@ enqueue_luts_parts (GstClClahe * self, GstClFrameWork * work,
     return FALSE;
   l.global[0] = group * tiles;
   return gst_cl_set_args (self->k_lut_parts, error,
-      GST_CL_ARG (self->hists), GST_CL_ARG (src->width), GST_CL_ARG (g->tiles_x), GST_CL_ARG (g->bins),
+      GST_CL_ARG (self->hists), GST_CL_ARG (src->width),
+      GST_CL_ARG (g->tiles_x), GST_CL_ARG (g->bins),
       GST_CL_ARG (g->clip), GST_CL_ARG (g->lut_scale), GST_CL_ARG (g->maxv),
       GST_CL_ARG (g->inv_tw), GST_CL_ARG (self->lut), GST_CL_ARG (self->xtab),
       GST_CL_ARG_LOCAL (g->bins * sizeof (guint32)),

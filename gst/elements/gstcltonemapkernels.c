@@ -229,8 +229,9 @@ enqueue_hist (GstClToneMapKernels * k, GstClFrameWork * work,
   }
   if (semi16_input (k, work, frames, geo)) {
     /* a quad of TM_QUAD (4) blocks a work-item */
+    const size_t quads = (nbx + 3) / 4 * nby;
     cl_int vec = semi16_vec (geo);
-    groups = MIN (groups, (nbx / 4 + 1) * nby / k->hist_local + 1);
+    groups = MIN (groups, (quads + k->hist_local - 1) / k->hist_local);
     launch_1d (&l, groups * k->hist_local, k->hist_local);
     return gst_cl_set_args (k->k_hist_semi16, error, GST_CL_ARG (frames->in),
         GST_CL_ARG (k->in_fmt), GST_CL_ARG (*geo), GST_CL_ARG (w),
