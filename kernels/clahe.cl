@@ -72,11 +72,45 @@ clahe_round (float v)
   return (uint) ((v + 8388608.0f) - 8388608.0f);
 }
 
+/* The cell table of the GPU blend (clahe_blend_cells): the pixels of a
+ * cell (clahe_cell ()) blend the LUTs of tiles (x1, t1), (x2, t1),
+ * (x1, t2), (x2, t2); entry v of cell (cx, cy) holds their entries v in
+ * that order (exact: entries are below 2^16), so that a pixel loads one
+ * 8-byte entry, not four. The group of a tile (one a tile, in order)
+ * writes its entry e of bin b into the lanes of the up to four cells that
+ * read it. */
+inline void
+clahe_put_cells (__global ushort * cells, ushort e, int b, int tiles_x,
+    int bins)
+{
+  const int tile = (int) get_group_id (0);
+  const int tiles_y = (int) get_num_groups (0) / tiles_x;
+  const int tx = tile % tiles_x, ty = tile / tiles_x;
+  for (int cy = ty; cy <= ty + 1; cy++) {
+    const int t1 = max (cy - 1, 0), t2 = min (cy, tiles_y - 1);
+    for (int cx = tx; cx <= tx + 1; cx++) {
+      const int x1 = max (cx - 1, 0), x2 = min (cx, tiles_x - 1);
+      __global ushort *c = cells + ((size_t) (cy * (tiles_x + 1) + cx) *
+          bins + b) * 4;
+      if (t1 == ty && x1 == tx)
+        c[0] = e;
+      if (t1 == ty && x2 == tx)
+        c[1] = e;
+      if (t2 == ty && x1 == tx)
+        c[2] = e;
+      if (t2 == ty && x2 == tx)
+        c[3] = e;
+    }
+  }
+}
+
 /* The LUT of the tile of this work-group from its histogram `hist` (local
  * or global memory: a macro, OpenCL C 1.2 has no generic pointers), bins a
  * multiple of the group size. `scratch`: 2 + group size uints of local
- * memory. Writes lut[b] for the tile's bins. */
-#define CLAHE_HIST_TO_LUT(hist, lut, bins, clip, lut_scale, maxv, scratch) \
+ * memory. Writes lut[b] for the tile's bins, and into `cells` unless 0
+ * (clahe_put_cells ()). */
+#define CLAHE_HIST_TO_LUT(hist, lut, bins, clip, lut_scale, maxv, scratch, \
+    cells, tiles_x) \
   do { \
     const int lid_ = (int) get_local_id (0), n_ = (int) get_local_size (0); \
     const int per_ = (bins) / n_, b0_ = lid_ * per_; \
@@ -127,9 +161,13 @@ clahe_round (float v)
     } \
     sum_ = scratch[2 + lid_] - sum_; \
     for (b_ = b0_; b_ < b0_ + per_; b_++) { \
+      ushort e_; \
       sum_ += hist[b_]; \
-      lut[b_] = (ushort) min (clahe_round ((float) sum_ * (lut_scale)), \
+      e_ = (ushort) min (clahe_round ((float) sum_ * (lut_scale)), \
           (uint) (maxv)); \
+      lut[b_] = e_; \
+      if (cells) \
+        clahe_put_cells ((cells), e_, b_, (tiles_x), (bins)); \
     } \
   } while (0)
 
@@ -169,16 +207,27 @@ clahe_round (float v)
 
 /* Where a column (row) p lies between tile centres, as OpenCV computes it:
  * t = p * inv - 0.5 in float32, the tiles floor (t) and floor (t) + 1
- * clamped to the grid, the weight of the second t - floor (t) */
-inline void
-clahe_between (int p, float inv, int tiles, int *t1, int *t2, float *a)
+ * clamped to the grid, the weight of the second t - floor (t).
+ * clahe_cell () returns floor (t) + 1, the cell of p: the pixels between
+ * the same tile centres (tiles + 1 cells a side, the outer ones half a
+ * tile) blend the same four LUTs. */
+inline int
+clahe_cell (int p, float inv, int tiles, float *a)
 {
   const float tf = (float) p * inv - 0.5f;
   int f = (int) tf;             /* cvFloor () */
   f -= tf < (float) f;
   *a = tf - (float) f;
-  *t1 = max (f, 0);
-  *t2 = min (f + 1, tiles - 1);
+  /* f is -1 .. tiles - 1 for p in the padded frame: cells 0 .. tiles */
+  return clamp (f + 1, 0, tiles);
+}
+
+inline void
+clahe_between (int p, float inv, int tiles, int *t1, int *t2, float *a)
+{
+  const int c = clahe_cell (p, inv, tiles, a);
+  *t1 = max (c - 1, 0);
+  *t2 = min (c, tiles - 1);
 }
 
 /* The blend's column table, written by the LUT kernels' work-items: four
@@ -408,8 +457,9 @@ clahe_lut_serial (__local uint * hist, int bins, int copies, uint cl,
 /* The histogram in local memory (`hist`: bins uints, `copies` of them on
  * the serial path): up to 12 bits, and 16 bits on CPUs (local memory
  * there is the core's cache, which a tile's histogram in a buffer, cold
- * each frame, is not). COUNT: the serial path's count. */
-#define CLAHE_LUT_LOCAL(LOAD, COUNT) \
+ * each frame, is not). COUNT: the serial path's count; CELLS: the cell
+ * table to fill, or 0. */
+#define CLAHE_LUT_LOCAL(LOAD, COUNT, CELLS) \
   __global ushort *tlut = lut + (size_t) get_group_id (0) * bins; \
   int b; \
   if (CLAHE_IS_SERIAL ()) { \
@@ -422,7 +472,8 @@ clahe_lut_serial (__local uint * hist, int bins, int copies, uint cl,
   barrier (CLK_LOCAL_MEM_FENCE); \
   CLAHE_COUNT_TILE (hist, LOAD); \
   barrier (CLK_LOCAL_MEM_FENCE); \
-  CLAHE_HIST_TO_LUT (hist, tlut, bins, clip, lut_scale, maxv, scratch)
+  CLAHE_HIST_TO_LUT (hist, tlut, bins, clip, lut_scale, maxv, scratch, \
+      CELLS, tiles_x)
 
 /* 16 bits: the tile's 65536 counts in its own region of a buffer,
  * zeroed first by the same group (no command of its own) */
@@ -436,7 +487,8 @@ clahe_lut_serial (__local uint * hist, int bins, int copies, uint cl,
   barrier (CLK_GLOBAL_MEM_FENCE); \
   CLAHE_COUNT_TILE (thist, LOAD); \
   barrier (CLK_GLOBAL_MEM_FENCE); \
-  CLAHE_HIST_TO_LUT (thist, tlut, bins, clip, lut_scale, maxv, scratch)
+  CLAHE_HIST_TO_LUT (thist, tlut, bins, clip, lut_scale, maxv, scratch, 0, \
+      tiles_x)
 
 #define CLAHE_LUT_BUFFER_ARGS const __global uchar * src, int stride, \
     int wide, int width, int height, int shift, uint mask, int tw, int th, \
@@ -447,13 +499,14 @@ clahe_lut_serial (__local uint * hist, int bins, int copies, uint cl,
     int bins, int clip, float lut_scale, int maxv, float inv_tw, \
     __global ushort * lut, __global uint * xtab
 
+/* cells: the GPU blend's cell table to fill, or none (0) */
 __kernel void
 clahe_lut (CLAHE_LUT_BUFFER_ARGS, __local uint * hist, int copies,
-    __local uint * scratch)
+    __local uint * scratch, __global ushort * cells)
 {
   CLAHE_LUT_LOCAL (CLAHE_LOAD_BUFFER, clahe_count_buffer (src, stride, wide,
           width, height, shift, mask, tx0, ty0, tw, th, hist, bins, copies,
-          cl));
+          cl), cells);
 }
 
 __kernel void
@@ -461,7 +514,7 @@ clahe_lut_image (CLAHE_LUT_IMAGE_ARGS, __local uint * hist, int copies,
     __local uint * scratch)
 {
   CLAHE_LUT_LOCAL (CLAHE_LOAD_IMAGE, clahe_count_image (src, width, height,
-          shift, mask, tx0, ty0, tw, th, hist, bins, copies));
+          shift, mask, tx0, ty0, tw, th, hist, bins, copies), 0);
 }
 
 __kernel void
@@ -825,7 +878,7 @@ __kernel void
 clahe_lut_parts (__global uint * hists, int width,
     int tiles_x, int bins, int clip, float lut_scale, int maxv,
     float inv_tw, __global ushort * lut, __global uint * xtab,
-    __local uint * hist, __local uint * scratch)
+    __local uint * hist, __local uint * scratch, __global ushort * cells)
 {
   const int tile = (int) get_group_id (0);
   __global uint *th = hists + (size_t) tile * bins;
@@ -838,5 +891,102 @@ clahe_lut_parts (__global uint * hists, int width,
   }
   clahe_fill_xtab (xtab, width, inv_tw, tiles_x, bins);
   barrier (CLK_LOCAL_MEM_FENCE);
-  CLAHE_HIST_TO_LUT (hist, tlut, bins, clip, lut_scale, maxv, scratch);
+  CLAHE_HIST_TO_LUT (hist, tlut, bins, clip, lut_scale, maxv, scratch,
+      cells, tiles_x);
+}
+
+/* clahe_cell () of 4 columns, lane by lane the same operations */
+inline int4
+clahe_cell4 (int4 p, float inv, int tiles, float4 * a)
+{
+  const float4 tf = convert_float4 (p) * inv - 0.5f;
+  int4 f = convert_int4 (tf);
+  f += tf < convert_float4 (f);       /* true is -1 in vector compares */
+  *a = tf - convert_float4 (f);
+  return clamp (f + 1, 0, tiles);
+}
+
+/* clahe_blend_value () of value v from entry v of its cell's row `crow`
+ * (the column's cell at c) */
+inline uint
+clahe_blend_cell (const __global ushort4 * crow, int c, uint v, float xa,
+    float xa1, float ya, float ya1, int maxv)
+{
+  const float4 e = convert_float4 (crow[c + v]);
+  const float res = (e.x * xa1 + e.y * xa) * ya1 + (e.z * xa1 + e.w * xa) *
+      ya;
+  return min (clahe_round (res), (uint) maxv);
+}
+
+/* The blend from the cell table (clahe_put_cells): GPUs, up to 12 bits,
+ * buffers. A work-item takes 4 columns (one load of 4 samples where they
+ * lie in the frame) down `rows` rows, with its columns' cells and weights
+ * computed once; OpenCV's operations in its order, as clahe_blend_value ().
+ * wide: 16-bit words holding `mask` at bit `shift`, else bytes. */
+__kernel void
+clahe_blend_cells (const __global uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, int wide, int width, int height,
+    int shift, uint mask, float inv_tw, float inv_th, int tiles_x,
+    int tiles_y, int bins, int maxv, const __global ushort4 * cells,
+    int rows)
+{
+  const int x0 = (int) get_global_id (0) * 4;
+  const int y0 = (int) get_global_id (1) * rows;
+  const int n = min (width - x0, 4);
+  const int4 xs = min ((int4) (x0) + (int4) (0, 1, 2, 3), (int4) (width - 1));
+  float4 xa, xa1;
+  int4 c;
+
+  if (x0 >= width || y0 >= height)
+    return;
+  c = clahe_cell4 (xs, inv_tw, tiles_x, &xa) * bins;
+  xa1 = 1.0f - xa;
+  for (int y = y0; y < min (y0 + rows, height); y++) {
+    const __global uchar *srow = src + (size_t) y * src_stride;
+    __global uchar *drow = dst + (size_t) y * dst_stride;
+    const __global ushort *swords = (const __global ushort *) srow;
+    __global ushort *dwords = (__global ushort *) drow;
+    float ya, ya1;
+    const __global ushort4 *crow = cells + (size_t) clahe_cell (y, inv_th,
+        tiles_y, &ya) * (tiles_x + 1) * bins;
+    uint4 v, r;
+    ya1 = 1.0f - ya;
+    if (n == 4)
+      v = wide ? (convert_uint4 (vload4 (0, swords + x0)) >> shift) & mask :
+          convert_uint4 (vload4 (0, srow + x0));
+    else if (wide)
+      v = (convert_uint4 ((ushort4) (swords[xs.s0], swords[xs.s1],
+                  swords[xs.s2], swords[xs.s3])) >> shift) & mask;
+    else
+      v = convert_uint4 ((uchar4) (srow[xs.s0], srow[xs.s1], srow[xs.s2],
+              srow[xs.s3]));
+    r = (uint4) (clahe_blend_cell (crow, c.s0, v.s0, xa.s0, xa1.s0, ya, ya1,
+            maxv), clahe_blend_cell (crow, c.s1, v.s1, xa.s1, xa1.s1, ya,
+            ya1, maxv), clahe_blend_cell (crow, c.s2, v.s2, xa.s2, xa1.s2,
+            ya, ya1, maxv), clahe_blend_cell (crow, c.s3, v.s3, xa.s3,
+            xa1.s3, ya, ya1, maxv));
+    if (wide) {
+      const ushort4 w = convert_ushort4 (r << shift);
+      if (n == 4)
+        vstore4 (w, 0, dwords + x0);
+      else {
+        dwords[x0] = w.s0;
+        if (n > 1)
+          dwords[x0 + 1] = w.s1;
+        if (n > 2)
+          dwords[x0 + 2] = w.s2;
+      }
+    } else {
+      const uchar4 w = convert_uchar4 (r);
+      if (n == 4)
+        vstore4 (w, 0, drow + x0);
+      else {
+        drow[x0] = w.s0;
+        if (n > 1)
+          drow[x0 + 1] = w.s1;
+        if (n > 2)
+          drow[x0 + 2] = w.s2;
+      }
+    }
+  }
 }

@@ -66,6 +66,9 @@ enum
  * that divides every histogram (256 bins and more) */
 #define LUT_GROUP 256
 
+/* the largest cell table the GPU blend takes (clahe.cl, clahe_put_cells) */
+#define CELLS_MAX (16 << 20)
+
 /* the formats: grey and YUV, whose first plane holds one sample a pixel */
 #define CLAHE_FORMATS "{ GRAY8, GRAY16_LE, I420, YV12, NV12, NV21, Y42B, " \
   "Y444, P010_10LE, P016_LE, I420_10LE, I420_12LE, Y444_16LE }"
@@ -81,7 +84,7 @@ struct _GstClClahe
   /* streaming thread */
   cl_kernel k_lut, k_lut_image, k_lut_wide, k_lut_wide_image;
   cl_kernel k_blend, k_blend16, k_blend_image;
-  cl_kernel k_count_parts, k_lut_parts;
+  cl_kernel k_count_parts, k_lut_parts, k_blend_cells;
   cl_kernel k_blend_quads, k_blend16_quads;     /* CPU builds only */
   gsize group_local, group_wide;        /* LUT kernels' group sizes */
   gsize group_parts;            /* the parts kernels' (GPUs) */
@@ -94,6 +97,8 @@ struct _GstClClahe
   gsize hist_size;
   cl_mem xtab;                  /* the blend's column table (clahe.cl) */
   gsize xtab_size;
+  cl_mem cells;                 /* GPUs: the blend's cell table (clahe.cl) */
+  gsize cells_size;
   /* the previous frame's end and queue: its blend may still read the LUTs
    * a frame of another queue is about to write */
   cl_command_queue last_queue;
@@ -184,7 +189,9 @@ gst_cl_clahe_setup (GstClBaseFilter * base, cl_program program,
       || !(self->k_count_parts = gst_cl_kernel_new (program,
               "clahe_count_parts", error))
       || !(self->k_lut_parts = gst_cl_kernel_new (program, "clahe_lut_parts",
-              error)))
+              error))
+      || !(self->k_blend_cells = gst_cl_kernel_new (program,
+              "clahe_blend_cells", error)))
     return FALSE;
   if (device->image_support &&
       (!(self->k_lut_image = gst_cl_kernel_new (program, "clahe_lut_image",
@@ -236,6 +243,7 @@ gst_cl_clahe_cleanup (GstClBaseFilter * base)
   release_kernel (&self->k_blend_image);
   release_kernel (&self->k_count_parts);
   release_kernel (&self->k_lut_parts);
+  release_kernel (&self->k_blend_cells);
   g_clear_pointer (&self->hists, clReleaseMemObject);
   self->hists_size = 0;
   release_kernel (&self->k_blend_quads);
@@ -246,6 +254,8 @@ gst_cl_clahe_cleanup (GstClBaseFilter * base)
   self->hist_size = 0;
   g_clear_pointer (&self->xtab, clReleaseMemObject);
   self->xtab_size = 0;
+  g_clear_pointer (&self->cells, clReleaseMemObject);
+  self->cells_size = 0;
   g_clear_pointer (&self->last_event, clReleaseEvent);
   self->last_queue = NULL;
 }
@@ -285,13 +295,32 @@ histogram_copies (GstClClahe * self, GstClFrameWork * work,
   return 0;
 }
 
-/* Enqueues the LUTs of every tile of @g from @src into self->lut, and the
- * column table into self->xtab. A work-group a tile: one work-item on CPUs
+/* The bytes of the GPU blend's cell table for @g (clahe.cl,
+ * clahe_put_cells), 0 where the blend does not take one: GPU groups,
+ * buffers, up to 12 bits with the histograms in local memory (the LUT
+ * kernels that fill it), and at most CELLS_MAX (a 64x64 grid at 12 bits
+ * would take 138 MB) */
+static gsize
+cells_size (GstClClahe * self, GstClFrameWork * work, const GstClPlane * src,
+    const ClaheGrid * g)
+{
+  const gsize size = (gsize) (g->tiles_x + 1) * (g->tiles_y + 1) * g->bins *
+      4 * sizeof (guint16);
+
+  if (cpu_groups (work) || src->is_image || g->bins > 4096 ||
+      size > CELLS_MAX || histogram_copies (self, work, g) == 0)
+    return 0;
+  return size;
+}
+
+/* Enqueues the LUTs of every tile of @g from @src into self->lut, the
+ * column table into self->xtab and, unless NULL, the cell table into
+ * @cells. A work-group a tile: one work-item on CPUs
  * (cpu_groups ()), which walks the tile as OpenCV's loop does; on GPUs a
  * group's items share the tile's pixels and bins. */
 static gboolean
 enqueue_luts (GstClClahe * self, GstClFrameWork * work,
-    const GstClPlane * src, const ClaheGrid * g, GError ** error)
+    const GstClPlane * src, const ClaheGrid * g, cl_mem cells, GError ** error)
 {
   const cl_int copies = histogram_copies (self, work, g);
   const gboolean local = copies > 0;
@@ -340,7 +369,10 @@ enqueue_luts (GstClClahe * self, GstClFrameWork * work,
     st = clSetKernelArg (k, n++, sizeof (cl_mem), &self->hist);
   }
   if (st == CL_SUCCESS)
-    st = clSetKernelArg (k, n, scratch, NULL);
+    st = clSetKernelArg (k, n++, scratch, NULL);
+  /* clahe_lut: then the cell table (NULL: none) */
+  if (st == CL_SUCCESS && k == self->k_lut)
+    st = clSetKernelArg (k, n, sizeof (cl_mem), &cells);
   if (st != CL_SUCCESS)
     return gst_cl_fail (error, st, "clSetKernelArg (local memory)");
   return gst_cl_frame_work_enqueue (work, k, &l, error);
@@ -381,7 +413,8 @@ count_copies (GstClDevice * device, const ClaheGrid * g)
  * the column table). */
 static gboolean
 enqueue_luts_parts (GstClClahe * self, GstClFrameWork * work,
-    const GstClPlane * src, const ClaheGrid * g, gint parts, GError ** error)
+    const GstClPlane * src, const ClaheGrid * g, gint parts, cl_mem cells,
+    GError ** error)
 {
   const gint tiles = g->tiles_x * g->tiles_y;
   const gint copies = count_copies (work->device, g);
@@ -418,7 +451,8 @@ enqueue_luts_parts (GstClClahe * self, GstClFrameWork * work,
       GST_CL_ARG (g->clip), GST_CL_ARG (g->lut_scale), GST_CL_ARG (g->maxv),
       GST_CL_ARG (g->inv_tw), GST_CL_ARG (self->lut), GST_CL_ARG (self->xtab),
       GST_CL_ARG_LOCAL (g->bins * sizeof (guint32)),
-      GST_CL_ARG_LOCAL ((2 + group) * sizeof (guint32)), GST_CL_ARGS_END)
+      GST_CL_ARG_LOCAL ((2 + group) * sizeof (guint32)), GST_CL_ARG (cells),
+      GST_CL_ARGS_END)
       && gst_cl_frame_work_enqueue (work, self->k_lut_parts, &l, error);
 }
 
@@ -438,6 +472,32 @@ quads_size (GstClClahe * self, GstClFrameWork * work, const GstClPlane * src,
       g->bins > 1024 || size > work->device->local_mem_size)
     return 0;
   return size;
+}
+
+/* Enqueues the GPU blend from the cell table @cells, @src into @dst:
+ * four samples a work-item, the rows and group of the frame's shape */
+static gboolean
+enqueue_blend_cells (GstClClahe * self, GstClFrameWork * work,
+    const GstClPlane * src, const GstClPlane * dst, const ClaheGrid * g,
+    cl_mem cells, GError ** error)
+{
+  const cl_int wide = GST_CL_PLANE_IS_WIDE (src);
+  const cl_uint mask = (cl_uint) g->maxv;
+  GstClLaunch l;
+  gsize items;
+
+  gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
+  items = (gsize) (src->width + 3) / 4;
+  l.global[0] = (items + l.local[0] - 1) / l.local[0] * l.local[0];
+  l.chunk = 4;
+  return gst_cl_set_args (self->k_blend_cells, error, GST_CL_ARG (src->mem),
+      GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+      GST_CL_ARG (dst->stride), GST_CL_ARG (wide), GST_CL_ARG (src->width),
+      GST_CL_ARG (src->height), GST_CL_ARG (src->shift), GST_CL_ARG (mask),
+      GST_CL_ARG (g->inv_tw), GST_CL_ARG (g->inv_th), GST_CL_ARG (g->tiles_x),
+      GST_CL_ARG (g->tiles_y), GST_CL_ARG (g->bins), GST_CL_ARG (g->maxv),
+      GST_CL_ARG (cells), GST_CL_ARG (l.rows), GST_CL_ARGS_END)
+      && gst_cl_frame_work_enqueue (work, self->k_blend_cells, &l, error);
 }
 
 /* Enqueues the blend of the four nearest tiles' LUTs, @src into @dst. */
@@ -488,7 +548,7 @@ enqueue_blend (GstClClahe * self, GstClFrameWork * work,
  * queue, a wait for it (its blend reads the LUTs this frame rewrites). */
 static gboolean
 prepare_luts (GstClClahe * self, GstClFrameWork * work, const ClaheGrid * g,
-    gint width, GError ** error)
+    gint width, gsize cells, GError ** error)
 {
   const gsize entries = (gsize) g->tiles_x * g->tiles_y * g->bins;
 
@@ -501,7 +561,10 @@ prepare_luts (GstClClahe * self, GstClFrameWork * work, const ClaheGrid * g,
               "clCreateBuffer (tile histograms)", error))
       || !gst_cl_buffer_ensure (work->device->context, &self->xtab,
           &self->xtab_size, (gsize) width * 5 * sizeof (guint32), NULL,
-          "clCreateBuffer (column table)", error))
+          "clCreateBuffer (column table)", error)
+      || (cells && !gst_cl_buffer_ensure (work->device->context, &self->cells,
+              &self->cells_size, cells, NULL, "clCreateBuffer (cell table)",
+              error)))
     return FALSE;
   if (self->last_event && self->last_queue != work->queue) {
     cl_int st = clEnqueueBarrierWithWaitList (work->queue, 1,
@@ -521,6 +584,8 @@ gst_cl_clahe_process (GstClBaseFilter * base, GstClFrameWork * work,
   gdouble clip_limit;
   guint tiles_x, tiles_y;
   gint parts;
+  gsize cells_bytes;
+  cl_mem cells;
 
   GST_OBJECT_LOCK (self);
   clip_limit = self->clip_limit;
@@ -533,10 +598,14 @@ gst_cl_clahe_process (GstClBaseFilter * base, GstClFrameWork * work,
   GST_LOG_OBJECT (self, "%dx%d tiles of %dx%d, %d bins, clip %d",
       g.tiles_x, g.tiles_y, g.tw, g.th, g.bins, g.clip);
   parts = count_parts (self, work, src, &g);
-  if (!prepare_luts (self, work, &g, src->width, error)
-      || !(parts > 1 ? enqueue_luts_parts (self, work, src, &g, parts, error)
-          : enqueue_luts (self, work, src, &g, error))
-      || !enqueue_blend (self, work, src, dst, &g, error))
+  cells_bytes = cells_size (self, work, src, &g);
+  if (!prepare_luts (self, work, &g, src->width, cells_bytes, error))
+    return FALSE;
+  cells = cells_bytes ? self->cells : NULL;
+  if (!(parts > 1 ? enqueue_luts_parts (self, work, src, &g, parts, cells,
+              error) : enqueue_luts (self, work, src, &g, cells, error))
+      || !(cells ? enqueue_blend_cells (self, work, src, dst, &g, cells,
+              error) : enqueue_blend (self, work, src, dst, &g, error)))
     return FALSE;
   g_clear_pointer (&self->last_event, clReleaseEvent);
   if (work->last)
