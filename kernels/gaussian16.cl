@@ -834,7 +834,7 @@ __kernel void
 gaussian16_buffer_band (__global const ushort * src, int src_stride,
     __global ushort * dst, int dst_stride, int units, int height, int rows,
     __constant float * wt, int radius, int halo_items, int shift,
-    uint wmask, __local ushort4 * ring, __local float4 * vs4)
+    uint wmask, __local float4 * ring, __local float4 * vs4)
 {
   const int lx = get_local_id (0), group = get_local_size (0);
   const int x0 = (get_group_id (0) * (group - 2 * halo_items) - halo_items)
@@ -850,14 +850,16 @@ gaussian16_buffer_band (__global const ushort * src, int src_stride,
   const int x = x0 + 4 * lx;
   const int writes = lx >= halo_items && lx < group - halo_items && x < units;
   const float w0 = wt[0];
-  ushort4 next;
+  float4 next;
 
-  /* rows y0 - radius .. y0 + radius - 1 into slots 0 .. 2 radius - 1 */
+  /* rows y0 - radius .. y0 + radius - 1 into slots 0 .. 2 radius - 1, as
+   * floats: the sum of two masked samples (below 2^17) is the same in
+   * float as in int, without the conversions of each tap */
   for (int r = 0; r < 2 * radius; r++)
-    ring[r * group + lx] = tile16_fetch (src, ss, src_aligned, units, height,
-        1, 0, 0, x, y0 - radius + r, 0, 0) & m;
-  next = tile16_fetch (src, ss, src_aligned, units, height, 1, 0, 0, x,
-      y0 + radius, 0, 0) & m;
+    ring[r * group + lx] = convert_float4 (tile16_fetch (src, ss, src_aligned,
+            units, height, 1, 0, 0, x, y0 - radius + r, 0, 0) & m);
+  next = convert_float4 (tile16_fetch (src, ss, src_aligned, units, height,
+          1, 0, 0, x, y0 + radius, 0, 0) & m);
   for (int y = y0; y < y1; y++) {
     const int t = y - y0, c = (t + radius) % win;
     float4 acc;
@@ -867,15 +869,15 @@ gaussian16_buffer_band (__global const ushort * src, int src_stride,
      * last to read */
     ring[((t + 2 * radius) % win) * group + lx] = next;
     if (y + 1 < y1)
-      next = tile16_fetch (src, ss, src_aligned, units, height, 1, 0, 0, x,
-          y + 1 + radius, 0, 0) & m;
+      next = convert_float4 (tile16_fetch (src, ss, src_aligned, units,
+              height, 1, 0, 0, x, y + 1 + radius, 0, 0) & m);
     barrier (CLK_LOCAL_MEM_FENCE);
-    acc = convert_float4 (ring[c * group + lx]) * w0;
+    acc = ring[c * group + lx] * w0;
     for (int j = 1; j <= radius; j++) {
       const int up = c - j < 0 ? c - j + win : c - j;
       const int dn = c + j >= win ? c + j - win : c + j;
-      acc = fma (convert_float4 (convert_int4 (ring[up * group + lx]) +
-              convert_int4 (ring[dn * group + lx])), (float4) (wt[j]), acc);
+      acc = fma (ring[up * group + lx] + ring[dn * group + lx],
+          (float4) (wt[j]), acc);
     }
     vs4[lx] = acc;
     barrier (CLK_LOCAL_MEM_FENCE);

@@ -583,7 +583,7 @@ launch_band16 (GstClGaussian * self, const GstClPlane * src,
   *done = FALSE;
   if (group <= (gsize) 2 * halo_items)
     return TRUE;
-  ring = (gsize) (2 * r + 1) * group * 8;
+  ring = (gsize) (2 * r + 1) * group * 16;     /* float4 slots */
   if (ring + group * 16 > device->local_mem_size)
     return TRUE;
   *done = TRUE;
