@@ -918,6 +918,20 @@ clahe_blend_cell (const __global ushort4 * crow, int c, uint v, float xa,
   return min (clahe_round (res), (uint) maxv);
 }
 
+/* the n (1 to 4) samples of w into row from x0 */
+#define CLAHE_STORE4(row, w) \
+  do { \
+    if (n == 4) { \
+      vstore4 ((w), 0, (row) + x0); \
+    } else { \
+      (row)[x0] = (w).s0; \
+      if (n > 1) \
+        (row)[x0 + 1] = (w).s1; \
+      if (n > 2) \
+        (row)[x0 + 2] = (w).s2; \
+    } \
+  } while (0)
+
 /* The blend from the cell table (clahe_put_cells): GPUs, up to 12 bits,
  * buffers. A work-item takes 4 columns (one load of 4 samples where they
  * lie in the frame) down `rows` rows, with its columns' cells and weights
@@ -965,28 +979,9 @@ clahe_blend_cells (const __global uchar * src, int src_stride,
             ya1, maxv), clahe_blend_cell (crow, c.s2, v.s2, xa.s2, xa1.s2,
             ya, ya1, maxv), clahe_blend_cell (crow, c.s3, v.s3, xa.s3,
             xa1.s3, ya, ya1, maxv));
-    if (wide) {
-      const ushort4 w = convert_ushort4 (r << shift);
-      if (n == 4)
-        vstore4 (w, 0, dwords + x0);
-      else {
-        dwords[x0] = w.s0;
-        if (n > 1)
-          dwords[x0 + 1] = w.s1;
-        if (n > 2)
-          dwords[x0 + 2] = w.s2;
-      }
-    } else {
-      const uchar4 w = convert_uchar4 (r);
-      if (n == 4)
-        vstore4 (w, 0, drow + x0);
-      else {
-        drow[x0] = w.s0;
-        if (n > 1)
-          drow[x0 + 1] = w.s1;
-        if (n > 2)
-          drow[x0 + 2] = w.s2;
-      }
-    }
+    if (wide)
+      CLAHE_STORE4 (dwords, convert_ushort4 (r << shift));
+    else
+      CLAHE_STORE4 (drow, convert_uchar4 (r));
   }
 }
