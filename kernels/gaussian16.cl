@@ -819,17 +819,42 @@ gaussian16_buffer_tile (__global const ushort * src, int src_stride,
   }
 }
 
+/* one output's four samples of the band kernel, at x of row d */
+inline void
+band16_store (__global ushort * d, float4 h, float scale, int maxv,
+    int shift, int x, int units, int dst_aligned)
+{
+  const ushort4 res = convert_ushort4 (min (convert_int4 (h * scale + 0.5f),
+          (int4) (maxv)) << (int4) (shift));
+  d += x;
+  if (x + 3 < units && dst_aligned) {
+    *(__global ushort4 *) d = res;
+  } else if (x + 3 < units) {
+    vstore4 (res, 0, d);
+  } else {
+    d[0] = res.s0;
+    if (x + 1 < units)
+      d[1] = res.s1;
+    if (x + 2 < units)
+      d[2] = res.s2;
+  }
+}
+
 /* GPU shape, one pass, one-sample pixels (planes of luma or gray): a
  * work-group is a band of get_local_size (0) work-items across, four
- * samples each, walking `rows` rows down. Each row of the frame is loaded
- * once (the next one while the current one is summed) into a ring of the
- * 2 radius + 1 rows the vertical sums need, in local memory; the vertical
- * sums of a row go to local memory, and the work-items that are not the
+ * samples each, walking `rows` rows down two at a time. Each row of the
+ * frame is loaded once (the next two while the current two are summed)
+ * into the work-item's ring of the 2 radius + 2 rows the two rows'
+ * vertical sums need, in local memory as floats (the sum of two masked
+ * samples, below 2^17, is the same in float as in int); the vertical sums
+ * of both rows go to local memory, and the work-items that are not the
  * band's halo (halo_items each side, which only feed their neighbours'
- * horizontal pass) sum them horizontally. The same operations in the same
- * order as gaussian16_buffer_tile: identical output. Little local memory
- * and no rows loaded twice but at a band's start, where the tile loads
- * its 2 radius border rows again for every 16 rows. */
+ * horizontal pass) sum them horizontally. Two rows a step halve the
+ * barriers and give each work-item two independent chains of taps. The
+ * same operations in the same order as gaussian16_buffer_tile: identical
+ * output. Little local memory and no rows loaded twice but at a band's
+ * start, where the tile loads its 2 radius border rows again for every 16
+ * rows. */
 __kernel void
 gaussian16_buffer_band (__global const ushort * src, int src_stride,
     __global ushort * dst, int dst_stride, int units, int height, int rows,
@@ -840,7 +865,7 @@ gaussian16_buffer_band (__global const ushort * src, int src_stride,
   const int x0 = (get_group_id (0) * (group - 2 * halo_items) - halo_items)
       * 4;
   const int y0 = get_group_id (1) * rows, y1 = min (y0 + rows, height);
-  const int win = 2 * radius + 1;
+  const int slots = 2 * radius + 2;
   const int ss = src_stride >> 1, ds = dst_stride >> 1;
   const ushort4 m = (ushort4) ((ushort) wmask);
   const float scale = g16_scale (shift);
@@ -850,55 +875,56 @@ gaussian16_buffer_band (__global const ushort * src, int src_stride,
   const int x = x0 + 4 * lx;
   const int writes = lx >= halo_items && lx < group - halo_items && x < units;
   const float w0 = wt[0];
-  float4 next;
+  float4 next0, next1;
 
-  /* rows y0 - radius .. y0 + radius - 1 into slots 0 .. 2 radius - 1, as
-   * floats: the sum of two masked samples (below 2^17) is the same in
-   * float as in int, without the conversions of each tap */
-  for (int r = 0; r < 2 * radius; r++)
-    ring[r * group + lx] = convert_float4 (tile16_fetch (src, ss, src_aligned,
-            units, height, 1, 0, 0, x, y0 - radius + r, 0, 0) & m);
-  next = convert_float4 (tile16_fetch (src, ss, src_aligned, units, height,
-          1, 0, 0, x, y0 + radius, 0, 0) & m);
-  for (int y = y0; y < y1; y++) {
-    const int t = y - y0, c = (t + radius) % win;
-    float4 acc;
+  /* row y0 - radius + k in slot k (rows past the frame: its edge) */
+#define BAND16_ROW(k) convert_float4 (tile16_fetch (src, ss, src_aligned, \
+        units, height, 1, 0, 0, x, y0 - radius + (k), 0, 0) & m)
+  for (int k = 0; k < 2 * radius; k++)
+    ring[k * group + lx] = BAND16_ROW (k);
+  next0 = BAND16_ROW (2 * radius);
+  next1 = BAND16_ROW (2 * radius + 1);
+  for (int y = y0; y < y1; y += 2) {
+    const int t = y - y0, c0 = (t + radius) % slots;
+    const int c1 = c0 + 1 == slots ? 0 : c0 + 1;
+    float4 acc0, acc1;
 
-    /* row y + radius into the slot of row y - radius - 1, which the
-     * previous row's vertical pass (before its second barrier) was the
-     * last to read */
-    ring[((t + 2 * radius) % win) * group + lx] = next;
-    if (y + 1 < y1)
-      next = convert_float4 (tile16_fetch (src, ss, src_aligned, units,
-              height, 1, 0, 0, x, y + 1 + radius, 0, 0) & m);
-    barrier (CLK_LOCAL_MEM_FENCE);
-    acc = ring[c * group + lx] * w0;
-    for (int j = 1; j <= radius; j++) {
-      const int up = c - j < 0 ? c - j + win : c - j;
-      const int dn = c + j >= win ? c + j - win : c + j;
-      acc = fma (ring[up * group + lx] + ring[dn * group + lx],
-          (float4) (wt[j]), acc);
+    /* rows y + radius and y + radius + 1 into the slots of rows
+     * y - radius - 2 and y - radius - 1, which the previous step was the
+     * last to read (each work-item reads only its own ring) */
+    ring[((t + 2 * radius) % slots) * group + lx] = next0;
+    ring[((t + 2 * radius + 1) % slots) * group + lx] = next1;
+    if (y + 2 < y1) {
+      next0 = BAND16_ROW (t + 2 * radius + 2);
+      next1 = BAND16_ROW (t + 2 * radius + 3);
     }
-    vs4[lx] = acc;
+    acc0 = ring[c0 * group + lx] * w0;
+    acc1 = ring[c1 * group + lx] * w0;
+    for (int j = 1; j <= radius; j++) {
+      const int up = c0 - j < 0 ? c0 - j + slots : c0 - j;
+      const int dn = c0 + j >= slots ? c0 + j - slots : c0 + j;
+      const int up1 = up + 1 == slots ? 0 : up + 1;
+      const int dn1 = dn + 1 == slots ? 0 : dn + 1;
+      acc0 = fma (ring[up * group + lx] + ring[dn * group + lx],
+          (float4) (wt[j]), acc0);
+      acc1 = fma (ring[up1 * group + lx] + ring[dn1 * group + lx],
+          (float4) (wt[j]), acc1);
+    }
+    /* the neighbours' horizontal pass of the previous step is done */
+    barrier (CLK_LOCAL_MEM_FENCE);
+    vs4[lx] = acc0;
+    vs4[group + lx] = acc1;
     barrier (CLK_LOCAL_MEM_FENCE);
     if (writes) {
-      const float4 h = tile16_hsum1 (vs4 + lx, wt, radius);
-      const ushort4 res = convert_ushort4 (min (convert_int4 (h * scale +
-                  0.5f), (int4) (maxv)) << (int4) (shift));
-      __global ushort *d = dst + (size_t) y * ds + x;
-      if (x + 3 < units && dst_aligned) {
-        *(__global ushort4 *) d = res;
-      } else if (x + 3 < units) {
-        vstore4 (res, 0, d);
-      } else {
-        d[0] = res.s0;
-        if (x + 1 < units)
-          d[1] = res.s1;
-        if (x + 2 < units)
-          d[2] = res.s2;
-      }
+      band16_store (dst + (size_t) y * ds, tile16_hsum1 (vs4 + lx, wt,
+              radius), scale, maxv, shift, x, units, dst_aligned);
+      if (y + 1 < y1)
+        band16_store (dst + (size_t) (y + 1) * ds, tile16_hsum1 (vs4 +
+                group + lx, wt, radius), scale, maxv, shift, x, units,
+            dst_aligned);
     }
   }
+#undef BAND16_ROW
 }
 
 /* GPU shape, two passes through a float plane: where the tile does not fit

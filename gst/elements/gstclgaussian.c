@@ -583,8 +583,9 @@ launch_band16 (GstClGaussian * self, const GstClPlane * src,
   *done = FALSE;
   if (group <= (gsize) 2 * halo_items)
     return TRUE;
-  ring = (gsize) (2 * r + 1) * group * 16;     /* float4 slots */
-  if (ring + group * 16 > device->local_mem_size)
+  /* float4 slots of 2r + 2 rows, the vertical sums of two rows */
+  ring = (gsize) (2 * r + 2) * group * 16;
+  if (ring + group * 32 > device->local_mem_size)
     return TRUE;
   *done = TRUE;
   outs = group - 2 * halo_items;
@@ -598,7 +599,7 @@ launch_band16 (GstClGaussian * self, const GstClPlane * src,
       GST_CL_ARG (src->height), GST_CL_ARG (rows),
       GST_CL_ARG (self->weights_f_mem), GST_CL_ARG (r),
       GST_CL_ARG (halo_items), GST_CL_ARG (shift), GST_CL_ARG (wmask),
-      GST_CL_ARG_LOCAL (ring), GST_CL_ARG_LOCAL (group * 16),
+      GST_CL_ARG_LOCAL (ring), GST_CL_ARG_LOCAL (group * 32),
       GST_CL_ARGS_END)
       && gst_cl_frame_work_enqueue (work, self->k_band16, &b, error);
 }
