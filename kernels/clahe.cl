@@ -468,7 +468,8 @@ clahe_lut_serial (__local uint * hist, int bins, int copies, uint cl,
   } \
   for (b = (int) get_local_id (0); b < bins; b += (int) get_local_size (0)) \
     hist[b] = 0; \
-  clahe_fill_xtab (xtab, width, inv_tw, tiles_x, bins); \
+  if (!(CELLS))                 /* the cell blend reads no column table */ \
+    clahe_fill_xtab (xtab, width, inv_tw, tiles_x, bins); \
   barrier (CLK_LOCAL_MEM_FENCE); \
   CLAHE_COUNT_TILE (hist, LOAD); \
   barrier (CLK_LOCAL_MEM_FENCE); \
@@ -531,8 +532,19 @@ clahe_lut_wide_image (CLAHE_LUT_IMAGE_ARGS, __global uint * ghist,
   CLAHE_LUT_GLOBAL (CLAHE_LOAD_IMAGE);
 }
 
-/* OpenCV's blend of the four LUT entries of value v of column x, in its
- * order: l1, l2 the LUTs of the row's two rows of tiles */
+/* OpenCV's blend of a pixel's four LUT entries e (its rows of tiles' first
+ * and second tile, in the first row then the second), in its order */
+inline uint
+clahe_blend_entries (float4 e, float xa, float xa1, float ya, float ya1,
+    int maxv)
+{
+  const float res = (e.s0 * xa1 + e.s1 * xa) * ya1 + (e.s2 * xa1 +
+      e.s3 * xa) * ya;
+  return min (clahe_round (res), (uint) maxv);
+}
+
+/* clahe_blend_entries () of the four LUT entries of value v of column x:
+ * l1, l2 the LUTs of the row's two rows of tiles */
 inline uint
 clahe_blend_value (const __global ushort * l1, const __global ushort * l2,
     const __global uint * xtab, int width, int x, float ya, float ya1,
@@ -541,9 +553,8 @@ clahe_blend_value (const __global ushort * l1, const __global ushort * l2,
   const uint i1 = xtab[x] + v, i2 = xtab[width + x] + v;
   const float xa = as_float (xtab[2 * width + x]);
   const float xa1 = as_float (xtab[3 * width + x]);
-  const float res = ((float) l1[i1] * xa1 + (float) l1[i2] * xa) * ya1 +
-      ((float) l2[i1] * xa1 + (float) l2[i2] * xa) * ya;
-  return min (clahe_round (res), (uint) maxv);
+  return clahe_blend_entries (convert_float4 ((ushort4) (l1[i1], l1[i2],
+              l2[i1], l2[i2])), xa, xa1, ya, ya1, maxv);
 }
 
 /* 8 LUT entries */
@@ -667,12 +678,9 @@ inline uint
 clahe_blend_quad (const __local float4 * q, const __global uint * xtab,
     int width, int x, float ya, float ya1, uint v, int maxv)
 {
-  const float4 e = q[xtab[4 * width + x] + v];
-  const float xa = as_float (xtab[2 * width + x]);
-  const float xa1 = as_float (xtab[3 * width + x]);
-  const float res = (e.s0 * xa1 + e.s1 * xa) * ya1 + (e.s2 * xa1 +
-      e.s3 * xa) * ya;
-  return min (clahe_round (res), (uint) maxv);
+  return clahe_blend_entries (q[xtab[4 * width + x] + v],
+      as_float (xtab[2 * width + x]), as_float (xtab[3 * width + x]), ya,
+      ya1, maxv);
 }
 
 /* clahe_blend_quad () of the 8 columns from x, in 8 lanes: the lanes'
@@ -889,7 +897,8 @@ clahe_lut_parts (__global uint * hists, int width,
     hist[b] = th[b];
     th[b] = 0;
   }
-  clahe_fill_xtab (xtab, width, inv_tw, tiles_x, bins);
+  if (!cells)                   /* the cell blend reads no column table */
+    clahe_fill_xtab (xtab, width, inv_tw, tiles_x, bins);
   barrier (CLK_LOCAL_MEM_FENCE);
   CLAHE_HIST_TO_LUT (hist, tlut, bins, clip, lut_scale, maxv, scratch,
       cells, tiles_x);
@@ -906,16 +915,14 @@ clahe_cell4 (int4 p, float inv, int tiles, float4 * a)
   return clamp (f + 1, 0, tiles);
 }
 
-/* clahe_blend_value () of value v from entry v of its cell's row `crow`
- * (the column's cell at c) */
+/* clahe_blend_entries () of value v from entry v of its cell's row
+ * `crow` (the column's cell at c) */
 inline uint
 clahe_blend_cell (const __global ushort4 * crow, int c, uint v, float xa,
     float xa1, float ya, float ya1, int maxv)
 {
-  const float4 e = convert_float4 (crow[c + v]);
-  const float res = (e.x * xa1 + e.y * xa) * ya1 + (e.z * xa1 + e.w * xa) *
-      ya;
-  return min (clahe_round (res), (uint) maxv);
+  return clahe_blend_entries (convert_float4 (crow[c + v]), xa, xa1, ya, ya1,
+      maxv);
 }
 
 /* the n (1 to 4) samples of w into row from x0 */

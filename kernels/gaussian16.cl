@@ -392,6 +392,32 @@ g16_result (float acc, float scale, int maxv, int shift)
   return (ushort) (min (convert_int (acc * scale + 0.5f), maxv) << shift);
 }
 
+/* g16_result () of four sums */
+inline ushort4
+g16_result4 (float4 acc, float scale, int maxv, int shift)
+{
+  return convert_ushort4 (min (convert_int4 (acc * scale + 0.5f),
+          (int4) (maxv)) << (int4) (shift));
+}
+
+/* four output samples at d, sample x of a row of `units` (those inside);
+ * aligned: the row and its start are 8-byte aligned */
+inline void
+g16_store4 (__global ushort * d, ushort4 res, int x, int units, int aligned)
+{
+  if (x + 3 < units && aligned) {
+    *(__global ushort4 *) d = res;
+  } else if (x + 3 < units) {
+    vstore4 (res, 0, d);
+  } else {
+    d[0] = res.s0;
+    if (x + 1 < units)
+      d[1] = res.s1;
+    if (x + 2 < units)
+      d[2] = res.s2;
+  }
+}
+
 /* CPU shape: as gaussian_buffer_fused, per row the vertical sums of the
  * work-item's columns (plus radius pixels each side) in a float row of
  * local memory, then the horizontal pass from it. */
@@ -798,45 +824,13 @@ gaussian16_buffer_tile (__global const ushort * src, int src_stride,
   for (int ry = 0; ry < rows && y0 + ry < height; ry++) {
     const float4 acc = tile16_hsum (vs + ry * tw4 * 4 + halo + 4 * lx, wt,
         radius, step);
-    ushort4 res = convert_ushort4 (min (convert_int4 (acc * scale + 0.5f),
-            (int4) (maxv)) << (int4) (shift));
+    ushort4 res = g16_result4 (acc, scale, maxv, shift);
     const __global ushort *s = src + (size_t) (y0 + ry) * ss + x;
-    __global ushort *d = dst + (size_t) (y0 + ry) * ds + x;
     if (alpha >= 0)             /* step 4: x is on a pixel */
       res = select (res, vload4 (0, s), (short4) (0, 1, 2, 3) ==
           (short4) (alpha));
-    if (x + 3 < units && dst_aligned) {
-      *(__global ushort4 *) d = res;
-    } else if (x + 3 < units) {
-      vstore4 (res, 0, d);
-    } else {
-      d[0] = res.s0;
-      if (x + 1 < units)
-        d[1] = res.s1;
-      if (x + 2 < units)
-        d[2] = res.s2;
-    }
-  }
-}
-
-/* one output's four samples of the band kernel, at x of row d */
-inline void
-band16_store (__global ushort * d, float4 h, float scale, int maxv,
-    int shift, int x, int units, int dst_aligned)
-{
-  const ushort4 res = convert_ushort4 (min (convert_int4 (h * scale + 0.5f),
-          (int4) (maxv)) << (int4) (shift));
-  d += x;
-  if (x + 3 < units && dst_aligned) {
-    *(__global ushort4 *) d = res;
-  } else if (x + 3 < units) {
-    vstore4 (res, 0, d);
-  } else {
-    d[0] = res.s0;
-    if (x + 1 < units)
-      d[1] = res.s1;
-    if (x + 2 < units)
-      d[2] = res.s2;
+    g16_store4 (dst + (size_t) (y0 + ry) * ds + x, res, x, units,
+        dst_aligned);
   }
 }
 
@@ -916,12 +910,13 @@ gaussian16_buffer_band (__global const ushort * src, int src_stride,
     vs4[group + lx] = acc1;
     barrier (CLK_LOCAL_MEM_FENCE);
     if (writes) {
-      band16_store (dst + (size_t) y * ds, tile16_hsum1 (vs4 + lx, wt,
-              radius), scale, maxv, shift, x, units, dst_aligned);
+      g16_store4 (dst + (size_t) y * ds + x, g16_result4 (tile16_hsum1 (vs4 +
+                  lx, wt, radius), scale, maxv, shift), x, units,
+          dst_aligned);
       if (y + 1 < y1)
-        band16_store (dst + (size_t) (y + 1) * ds, tile16_hsum1 (vs4 +
-                group + lx, wt, radius), scale, maxv, shift, x, units,
-            dst_aligned);
+        g16_store4 (dst + (size_t) (y + 1) * ds + x, g16_result4
+            (tile16_hsum1 (vs4 + group + lx, wt, radius), scale, maxv,
+                shift), x, units, dst_aligned);
     }
   }
 #undef BAND16_ROW

@@ -313,9 +313,8 @@ cells_size (GstClClahe * self, GstClFrameWork * work, const GstClPlane * src,
   return size;
 }
 
-/* Enqueues the LUTs of every tile of @g from @src into self->lut, the
- * column table into self->xtab and, unless NULL, the cell table into
- * @cells. A work-group a tile: one work-item on CPUs
+/* Enqueues the LUTs of every tile of @g from @src into self->lut, and
+ * the cell table into @cells, else the column table into self->xtab. A work-group a tile: one work-item on CPUs
  * (cpu_groups ()), which walks the tile as OpenCV's loop does; on GPUs a
  * group's items share the tile's pixels and bins. */
 static gboolean
@@ -410,7 +409,7 @@ count_copies (GstClDevice * device, const ClaheGrid * g)
 
 /* Enqueues the LUTs of @g's tiles from @src, each tile counted by @parts
  * work-groups into its histogram, then a group a tile for its LUT (and
- * the column table). */
+ * the cell table into @cells, else the column table). */
 static gboolean
 enqueue_luts_parts (GstClClahe * self, GstClFrameWork * work,
     const GstClPlane * src, const ClaheGrid * g, gint parts, cl_mem cells,
