@@ -464,8 +464,10 @@ static gsize
 quads_size (GstClClahe * self, GstClFrameWork * work, const GstClPlane * src,
     const ClaheGrid * g, const GstClLaunch * l)
 {
-  const gsize size = (gsize) (g->tiles_x + 1) * g->bins * 4 *
-      sizeof (gfloat) * l->local[0];
+  /* entries: a float4, or for 8-bit samples four bytes */
+  const gsize entry = GST_CL_PLANE_IS_WIDE (src) ? 4 * sizeof (gfloat) : 4;
+  const gsize size = (gsize) (g->tiles_x + 1) * g->bins * entry *
+      l->local[0];
 
   if (!self->k_blend_quads || src->is_image || !cpu_groups (work) ||
       g->bins > 1024 || size > work->device->local_mem_size)
