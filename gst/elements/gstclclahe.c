@@ -273,8 +273,8 @@ cpu_groups (GstClFrameWork * work)
 /* How many copies of the histogram of @g the LUT kernels count in local
  * memory (with the group's partial sums), 0 where not even one fits. One
  * on GPUs, where up to 12 bits fit any device of OpenCL's full profile
- * (32 KB at least). On CPUs groups of one work-item count in up to 4
- * copies (clahe.cl), and 16-bit histograms (256 KB) are local too where
+ * (32 KB at least). On CPUs groups of one work-item count in up to 8
+ * copies of 8-bit histograms and 4 of the others (clahe.cl), and 16-bit histograms (256 KB) are local too where
  * they fit (POCL: 512 KB): local memory there is the core's cache, which
  * the buffer's histograms, cold each frame, are not. */
 static gint
@@ -284,7 +284,7 @@ histogram_copies (GstClClahe * self, GstClFrameWork * work,
   GstClDevice *device = GST_CL_BASE_TRANSFORM (self)->device;
   const gboolean serial = cpu_groups (work);
   const gsize group = serial ? 1 : self->group_local;
-  gint copies = serial ? 4 : 1;
+  gint copies = serial ? (g->bins == 256 ? 8 : 4) : 1;
 
   if (!serial && g->bins > 4096)
     return 0;
