@@ -743,8 +743,7 @@ clahe_unpack_quad (uint e)
  * entries are at the cell's table plus the samples. */
 inline __attribute__ ((always_inline)) uint8
 clahe_blend_packed8 (const __local uint * q, const __global uint * xtab,
-    int width, int x, float ya, float ya1, const __global uchar * s,
-    int maxv)
+    int width, int x, float ya, float ya1, const __global uchar * s)
 {
   const __global uint *xq = xtab + 4 * width + x;
   uint8 e;
@@ -766,8 +765,9 @@ clahe_blend_packed8 (const __local uint * q, const __global uint * xtab,
   const float8 xa = as_float8 (vload8 (0, xtab + 2 * width + x));
   const float8 xa1 = as_float8 (vload8 (0, xtab + 3 * width + x));
   const float8 res = (a * xa1 + b * xa) * ya1 + (c * xa1 + d * xa) * ya;
-  return min (as_uint8 (convert_int8 ((res + 8388608.0f) - 8388608.0f)),
-      (uint8) (maxv));
+  /* no clamp to maxv (255): entries of at most 255 blended with weights
+   * whose rounded sums exceed 1 by a few ulps stay far below 255.5 */
+  return as_uint8 (convert_int8 ((res + 8388608.0f) - 8388608.0f));
 }
 
 /* clahe_blend_quad () of the 8 columns from x, in 8 lanes: the lanes'
@@ -854,7 +854,7 @@ clahe_blend_quads (const __global uchar * src, int src_stride,
     CLAHE_QUADS_ROW (y, clahe_fill_quads8);
     for (x = x0; x + 8 <= x1; x += 8)
       *(__global clahe_uchar8_u *) (drow + x) = convert_uchar8
-          (clahe_blend_packed8 (q, xtab, width, x, ya, ya1, srow, maxv));
+          (clahe_blend_packed8 (q, xtab, width, x, ya, ya1, srow));
     for (; x < x1; x++)
       drow[x] = (uchar) clahe_blend_entries (clahe_unpack_quad (q[xtab[4 *
                   width + x] + srow[x]]), as_float (xtab[2 * width + x]),
