@@ -15,8 +15,14 @@ def push_frame(element, caps, data):
     buf.pts = 0
     src.emit('push-buffer', buf)
     src.emit('end-of-stream')
-    sample = sink.emit('pull-sample')
-    msg = pipe.get_bus().pop_filtered(Gst.MessageType.ERROR)
+    # a second at a time, so that an element that fails (an error on the
+    # bus, no sample ever) fails the check instead of hanging it
+    sample, msg = None, None
+    for _ in range(120):
+        sample = sink.emit('try-pull-sample', Gst.SECOND)
+        msg = pipe.get_bus().pop_filtered(Gst.MessageType.ERROR)
+        if sample is not None or msg is not None or sink.is_eos():
+            break
     pipe.set_state(Gst.State.NULL)
     if sample is None:
         raise RuntimeError(f'no output for {element} on {caps}: '
