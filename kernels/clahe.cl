@@ -80,9 +80,11 @@ clahe_round (float v)
  * writes its entry e of bin b into the lanes of the up to four cells that
  * read it. */
 inline void
-clahe_put_cells (__global ushort * cells, ushort e, int b, int tile,
-    int tiles_x, int tiles_y, int bins)
+clahe_put_cells (__global ushort * cells, ushort e, int b, int tiles_x,
+    int bins)
 {
+  const int tile = (int) get_group_id (0);
+  const int tiles_y = (int) get_num_groups (0) / tiles_x;
   const int tx = tile % tiles_x, ty = tile / tiles_x;
   for (int cy = ty; cy <= ty + 1; cy++) {
     const int t1 = max (cy - 1, 0), t2 = min (cy, tiles_y - 1);
@@ -102,13 +104,13 @@ clahe_put_cells (__global ushort * cells, ushort e, int b, int tile,
   }
 }
 
-/* The LUT of tile `tile` (of tiles_x x tiles_y) from its histogram `hist`
- * (local or global memory: a macro, OpenCL C 1.2 has no generic
- * pointers), by the work-group, bins a multiple of the group size.
- * `scratch`: 2 + group size uints of local memory. Writes lut[b] for the
- * tile's bins, and into `cells` unless 0 (clahe_put_cells ()). */
+/* The LUT of the tile of this work-group from its histogram `hist` (local
+ * or global memory: a macro, OpenCL C 1.2 has no generic pointers), bins a
+ * multiple of the group size. `scratch`: 2 + group size uints of local
+ * memory. Writes lut[b] for the tile's bins, and into `cells` unless 0
+ * (clahe_put_cells ()). */
 #define CLAHE_HIST_TO_LUT(hist, lut, bins, clip, lut_scale, maxv, scratch, \
-    cells, tile, tiles_x, tiles_y) \
+    cells, tiles_x) \
   do { \
     const int lid_ = (int) get_local_id (0), n_ = (int) get_local_size (0); \
     const int per_ = (bins) / n_, b0_ = lid_ * per_; \
@@ -165,8 +167,7 @@ clahe_put_cells (__global ushort * cells, ushort e, int b, int tile,
           (uint) (maxv)); \
       lut[b_] = e_; \
       if (cells) \
-        clahe_put_cells ((cells), e_, b_, (tile), (tiles_x), (tiles_y), \
-            (bins)); \
+        clahe_put_cells ((cells), e_, b_, (tiles_x), (bins)); \
     } \
   } while (0)
 
@@ -501,8 +502,7 @@ clahe_lut_serial (__local uint * hist, int bins, int copies, uint cl,
   CLAHE_COUNT_TILE (hist, LOAD); \
   barrier (CLK_LOCAL_MEM_FENCE); \
   CLAHE_HIST_TO_LUT (hist, tlut, bins, clip, lut_scale, maxv, scratch, \
-      CELLS, (int) get_group_id (0), tiles_x, \
-      (int) get_num_groups (0) / tiles_x)
+      CELLS, tiles_x)
 
 /* 16 bits: the tile's 65536 counts in its own region of a buffer,
  * zeroed first by the same group (no command of its own) */
@@ -517,7 +517,7 @@ clahe_lut_serial (__local uint * hist, int bins, int copies, uint cl,
   CLAHE_COUNT_TILE (thist, LOAD); \
   barrier (CLK_GLOBAL_MEM_FENCE); \
   CLAHE_HIST_TO_LUT (thist, tlut, bins, clip, lut_scale, maxv, scratch, 0, \
-      (int) get_group_id (0), tiles_x, (int) get_num_groups (0) / tiles_x)
+      tiles_x)
 
 #define CLAHE_LUT_BUFFER_ARGS const __global uchar * src, int stride, \
     int wide, int width, int height, int shift, uint mask, int tw, int th, \
@@ -908,27 +908,20 @@ clahe_blend_image (__read_only image2d_t src, __write_only image2d_t dst,
 /* GPUs, up to 12 bits, buffers: each tile counted by `parts` work-groups   */
 
 /* A slice of the tile's rows a work-group (tile = group / parts), added
- * into the tile's histogram in `hists` (zero before the frame): OpenCV's
- * 8x8 grid is 64 tiles, a group each would leave most of a large GPU idle.
- * The group counts into `copies` local tables, item i into table i %
- * copies (a warp's items on a flat area all count one bin, and atomics on
- * one word are serialised), then adds each bin it saw with one global
- * atomic. The tile's last group to finish (the count of finished groups
- * in `done`, one word a tile) takes the histogram, leaves it and the count
- * zero for the next frame and makes the tile's LUT, as clahe_lut makes it
- * from its own count (no kernel of its own, which waited for every tile's
- * count); the column table is filled by all groups, unless cells. */
+ * into the tile's histogram in `hists` (zero before the frame; the LUT
+ * kernel zeroes it again for the next): OpenCV's 8x8 grid is 64 tiles, a
+ * group each would leave most of a large GPU idle. The group counts into
+ * `copies` local tables, item i into table i % copies (a warp's items on a
+ * flat area all count one bin, and atomics on one word are serialised),
+ * then adds each bin it saw with one global atomic. */
 __kernel void
 clahe_count_parts (const __global uchar * src, int stride, int wide,
     int width, int height, int shift, uint mask, int tw, int th,
     int tiles_x, int bins, int parts, __global uint * hists,
-    __local uint * hist, int copies, __global uint * done, int clip,
-    float lut_scale, int maxv, float inv_tw, __global ushort * lut,
-    __global uint * xtab, __local uint * scratch, __global ushort * cells)
+    __local uint * hist, int copies)
 {
   const int group = (int) get_group_id (0);
   const int tile = group / parts, part = group % parts;
-  const int tiles_y = (int) get_num_groups (0) / (parts * tiles_x);
   const int n = (int) get_local_size (0), lid = (int) get_local_id (0);
   const int tx0 = (tile % tiles_x) * tw, ty0 = (tile / tiles_x) * th;
   const int r0 = part * th / parts, rows = (part + 1) * th / parts - r0;
@@ -936,8 +929,6 @@ clahe_count_parts (const __global uchar * src, int stride, int wide,
   __local uint *mine = hist + (lid % copies) * bins;
   __global uint *out = hists + (size_t) tile * bins;
 
-  if (!cells)                   /* the cell blend reads no column table */
-    clahe_fill_xtab (xtab, width, inv_tw, tiles_x, bins);
   for (int b = lid; b < bins * copies; b += n)
     hist[b] = 0;
   barrier (CLK_LOCAL_MEM_FENCE);
@@ -976,28 +967,31 @@ clahe_count_parts (const __global uchar * src, int stride, int wide,
     if (s)
       atomic_add (&out[b], s);
   }
-  /* the group's additions done (on the device, not just in the group)
-   * before it counts itself finished */
-  mem_fence (CLK_GLOBAL_MEM_FENCE);
-  barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-  if (lid == 0)
-    scratch[0] = atomic_inc (&done[tile]);
-  barrier (CLK_LOCAL_MEM_FENCE);
-  if (scratch[0] != (uint) parts - 1)
-    return;
-  /* the last: every other group's additions are done, and atomics read
-   * them where they were made */
-  barrier (CLK_LOCAL_MEM_FENCE);
-  for (int b = lid; b < bins; b += n)
-    hist[b] = atomic_xchg (&out[b], 0);
-  if (lid == 0)
-    done[tile] = 0;
-  barrier (CLK_LOCAL_MEM_FENCE);
-  {
-    __global ushort *tlut = lut + (size_t) tile * bins;
-    CLAHE_HIST_TO_LUT (hist, tlut, bins, clip, lut_scale, maxv, scratch,
-        cells, tile, tiles_x, tiles_y);
+}
+
+/* The tile's LUT from its histogram counted by clahe_count_parts (zeroed
+ * for the next frame once read), as clahe_lut makes it from its own
+ * count; and the column table. */
+__kernel void
+clahe_lut_parts (__global uint * hists, int width,
+    int tiles_x, int bins, int clip, float lut_scale, int maxv,
+    float inv_tw, __global ushort * lut, __global uint * xtab,
+    __local uint * hist, __local uint * scratch, __global ushort * cells)
+{
+  const int tile = (int) get_group_id (0);
+  __global uint *th = hists + (size_t) tile * bins;
+  __global ushort *tlut = lut + (size_t) tile * bins;
+
+  for (int b = (int) get_local_id (0); b < bins;
+      b += (int) get_local_size (0)) {
+    hist[b] = th[b];
+    th[b] = 0;
   }
+  if (!cells)                   /* the cell blend reads no column table */
+    clahe_fill_xtab (xtab, width, inv_tw, tiles_x, bins);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  CLAHE_HIST_TO_LUT (hist, tlut, bins, clip, lut_scale, maxv, scratch,
+      cells, tiles_x);
 }
 
 /* clahe_cell () of 4 columns, lane by lane the same operations */
