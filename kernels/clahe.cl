@@ -681,25 +681,35 @@ clahe_blend16 (const __global uchar * src, int src_stride,
  * l2[x2][v]) (exact: entries are below 2^16), where cx = 0 .. tiles_x is
  * the pair (x1, x2) = (max (cx - 1, 0), min (cx, tiles_x - 1)); the pixels
  * then load one float4 each instead of four entries (which POCL loads one
- * by one) and convert nothing. A table serves the rows of a pair of rows
- * of tiles (t1, t2): the ~33 rows of a strip rebuild it once or twice
- * (9 x 256 entries for 8x8 tiles at 8 bits, against 63,000 pixels). */
+ * by one) and convert nothing. 8-bit samples, whose entries are bytes,
+ * pack the four into one uint instead (clahe_fill_quads8). A table serves
+ * the rows of a pair of rows of tiles (t1, t2): the ~33 rows of a strip
+ * rebuild it once or twice (9 x 256 entries for 8x8 tiles at 8 bits,
+ * against 63,000 pixels). */
 typedef uchar8 __attribute__ ((aligned (1))) clahe_uchar8_u;
 
-inline void
-clahe_fill_quads (__local float4 * q, const __global ushort * lut, int t1,
-    int t2, int tiles_x, int bins)
-{
-  const __global ushort *l1 = lut + (size_t) t1 * tiles_x * bins;
-  const __global ushort *l2 = lut + (size_t) t2 * tiles_x * bins;
-  int cx, v;
-  for (cx = 0; cx <= tiles_x; cx++) {
-    const int x1 = max (cx - 1, 0) * bins, x2 = min (cx, tiles_x - 1) * bins;
-    for (v = 0; v < bins; v++)
-      q[cx * bins + v] = convert_float4 ((ushort4) (l1[x1 + v], l1[x2 + v],
-              l2[x1 + v], l2[x2 + v]));
-  }
+/* A function `name` that fills the quad table q (entries of type T) of
+ * the pair of rows of tiles (t1, t2): entry cx * bins + v is PACK of the
+ * four entries */
+#define CLAHE_FILL_QUADS(name, T, PACK) \
+inline void \
+name (__local T * q, const __global ushort * lut, int t1, int t2, \
+    int tiles_x, int bins) \
+{ \
+  const __global ushort *l1 = lut + (size_t) t1 * tiles_x * bins; \
+  const __global ushort *l2 = lut + (size_t) t2 * tiles_x * bins; \
+  int cx, v; \
+  for (cx = 0; cx <= tiles_x; cx++) { \
+    const int x1 = max (cx - 1, 0) * bins; \
+    const int x2 = min (cx, tiles_x - 1) * bins; \
+    for (v = 0; v < bins; v++) \
+      q[cx * bins + v] = PACK (l1[x1 + v], l1[x2 + v], l2[x1 + v], \
+          l2[x2 + v]); \
+  } \
 }
+
+#define CLAHE_PACK_FLOAT4(a, b, c, d) convert_float4 ((ushort4) (a, b, c, d))
+CLAHE_FILL_QUADS (clahe_fill_quads, float4, CLAHE_PACK_FLOAT4);
 
 /* clahe_blend_value () from the quad table */
 inline uint
@@ -714,20 +724,9 @@ clahe_blend_quad (const __local float4 * q, const __global uint * xtab,
 /* The quad table of 8-bit entries (8-bit samples): the four entries of a
  * pixel as the bytes of one uint, l1[x1] lowest (a quarter of the float4
  * table: 9 KB for 8x8 tiles, in the core's L1 cache) */
-inline void
-clahe_fill_quads8 (__local uint * q, const __global ushort * lut, int t1,
-    int t2, int tiles_x, int bins)
-{
-  const __global ushort *l1 = lut + (size_t) t1 * tiles_x * bins;
-  const __global ushort *l2 = lut + (size_t) t2 * tiles_x * bins;
-  int cx, v;
-  for (cx = 0; cx <= tiles_x; cx++) {
-    const int x1 = max (cx - 1, 0) * bins, x2 = min (cx, tiles_x - 1) * bins;
-    for (v = 0; v < bins; v++)
-      q[cx * bins + v] = (uint) l1[x1 + v] | (uint) l1[x2 + v] << 8 |
-          (uint) l2[x1 + v] << 16 | (uint) l2[x2 + v] << 24;
-  }
-}
+#define CLAHE_PACK_BYTES(a, b, c, d) ((uint) (a) | (uint) (b) << 8 | \
+    (uint) (c) << 16 | (uint) (d) << 24)
+CLAHE_FILL_QUADS (clahe_fill_quads8, uint, CLAHE_PACK_BYTES);
 
 /* an entry of clahe_fill_quads8 ()'s table as the four entries */
 inline float4
@@ -776,49 +775,46 @@ clahe_blend_packed8 (const __local uint * q, const __global uint * xtab,
  * lanes' l1[x1], l1[x2], l2[x1], l2[x2] in two steps of four unpacks.
  * z is a zero the compiler cannot see (maxv < 2^16), XORed into each step:
  * without it LLVM merges the loads and both steps into some 40 broadcasts
- * and blends (measured: 12 % more CPU time for GRAY8 frames).
- * T, VALUE: the sample type and its value. */
-#define CLAHE_QI(k, VALUE) (xq[x + (k)] + VALUE (srow[x + (k)]))
-#define CLAHE_QUAD8(name, T, VALUE) \
-inline __attribute__ ((always_inline)) uint8 \
-name (const __local float4 * q, const __global uint * xtab, int width, \
-    int x, float ya, float ya1, const __global T * srow, int shift, \
-    uint mask, int maxv) \
-{ \
-  const __global uint *xq = xtab + 4 * width; \
-  const uint8 z = (uint8) ((uint) maxv >> 16); \
-  const float8 p0 = as_float8 (as_uint8 ((float8) (q[CLAHE_QI (0, VALUE)], \
-              q[CLAHE_QI (4, VALUE)])) ^ z); \
-  const float8 p1 = as_float8 (as_uint8 ((float8) (q[CLAHE_QI (1, VALUE)], \
-              q[CLAHE_QI (5, VALUE)])) ^ z); \
-  const float8 p2 = as_float8 (as_uint8 ((float8) (q[CLAHE_QI (2, VALUE)], \
-              q[CLAHE_QI (6, VALUE)])) ^ z); \
-  const float8 p3 = as_float8 (as_uint8 ((float8) (q[CLAHE_QI (3, VALUE)], \
-              q[CLAHE_QI (7, VALUE)])) ^ z); \
-  const float8 t0 = as_float8 (as_uint8 ((float8) (p0.s0, p1.s0, p0.s1, \
-              p1.s1, p0.s4, p1.s4, p0.s5, p1.s5)) ^ z); \
-  const float8 t1 = as_float8 (as_uint8 ((float8) (p2.s0, p3.s0, p2.s1, \
-              p3.s1, p2.s4, p3.s4, p2.s5, p3.s5)) ^ z); \
-  const float8 t2 = as_float8 (as_uint8 ((float8) (p0.s2, p1.s2, p0.s3, \
-              p1.s3, p0.s6, p1.s6, p0.s7, p1.s7)) ^ z); \
-  const float8 t3 = as_float8 (as_uint8 ((float8) (p2.s2, p3.s2, p2.s3, \
-              p3.s3, p2.s6, p3.s6, p2.s7, p3.s7)) ^ z); \
-  const float8 a = (float8) (t0.s0, t0.s1, t1.s0, t1.s1, t0.s4, t0.s5, \
-      t1.s4, t1.s5); \
-  const float8 b = (float8) (t0.s2, t0.s3, t1.s2, t1.s3, t0.s6, t0.s7, \
-      t1.s6, t1.s7); \
-  const float8 c = (float8) (t2.s0, t2.s1, t3.s0, t3.s1, t2.s4, t2.s5, \
-      t3.s4, t3.s5); \
-  const float8 d = (float8) (t2.s2, t2.s3, t3.s2, t3.s3, t2.s6, t2.s7, \
-      t3.s6, t3.s7); \
-  const float8 xa = as_float8 (vload8 (0, xtab + 2 * width + x)); \
-  const float8 xa1 = as_float8 (vload8 (0, xtab + 3 * width + x)); \
-  const float8 res = (a * xa1 + b * xa) * ya1 + (c * xa1 + d * xa) * ya; \
-  return min (as_uint8 (convert_int8 ((res + 8388608.0f) - 8388608.0f)), \
-      (uint8) (maxv)); \
+ * and blends (measured: 12 % more CPU time for GRAY8 frames). */
+#define CLAHE_QI(k) (xq[x + (k)] + CLAHE_WORD (srow[x + (k)]))
+inline __attribute__ ((always_inline)) uint8
+clahe_blend16_quad8 (const __local float4 * q, const __global uint * xtab,
+    int width, int x, float ya, float ya1, const __global ushort * srow,
+    int shift, uint mask, int maxv)
+{
+  const __global uint *xq = xtab + 4 * width;
+  const uint8 z = (uint8) ((uint) maxv >> 16);
+  const float8 p0 = as_float8 (as_uint8 ((float8) (q[CLAHE_QI (0)],
+              q[CLAHE_QI (4)])) ^ z);
+  const float8 p1 = as_float8 (as_uint8 ((float8) (q[CLAHE_QI (1)],
+              q[CLAHE_QI (5)])) ^ z);
+  const float8 p2 = as_float8 (as_uint8 ((float8) (q[CLAHE_QI (2)],
+              q[CLAHE_QI (6)])) ^ z);
+  const float8 p3 = as_float8 (as_uint8 ((float8) (q[CLAHE_QI (3)],
+              q[CLAHE_QI (7)])) ^ z);
+  const float8 t0 = as_float8 (as_uint8 ((float8) (p0.s0, p1.s0, p0.s1,
+              p1.s1, p0.s4, p1.s4, p0.s5, p1.s5)) ^ z);
+  const float8 t1 = as_float8 (as_uint8 ((float8) (p2.s0, p3.s0, p2.s1,
+              p3.s1, p2.s4, p3.s4, p2.s5, p3.s5)) ^ z);
+  const float8 t2 = as_float8 (as_uint8 ((float8) (p0.s2, p1.s2, p0.s3,
+              p1.s3, p0.s6, p1.s6, p0.s7, p1.s7)) ^ z);
+  const float8 t3 = as_float8 (as_uint8 ((float8) (p2.s2, p3.s2, p2.s3,
+              p3.s3, p2.s6, p3.s6, p2.s7, p3.s7)) ^ z);
+  const float8 a = (float8) (t0.s0, t0.s1, t1.s0, t1.s1, t0.s4, t0.s5,
+      t1.s4, t1.s5);
+  const float8 b = (float8) (t0.s2, t0.s3, t1.s2, t1.s3, t0.s6, t0.s7,
+      t1.s6, t1.s7);
+  const float8 c = (float8) (t2.s0, t2.s1, t3.s0, t3.s1, t2.s4, t2.s5,
+      t3.s4, t3.s5);
+  const float8 d = (float8) (t2.s2, t2.s3, t3.s2, t3.s3, t2.s6, t2.s7,
+      t3.s6, t3.s7);
+  const float8 xa = as_float8 (vload8 (0, xtab + 2 * width + x));
+  const float8 xa1 = as_float8 (vload8 (0, xtab + 3 * width + x));
+  const float8 res = (a * xa1 + b * xa) * ya1 + (c * xa1 + d * xa) * ya;
+  return min (as_uint8 (convert_int8 ((res + 8388608.0f) - 8388608.0f)),
+      (uint8) (maxv));
 }
-
-CLAHE_QUAD8 (clahe_blend16_quad8, ushort, CLAHE_WORD);
+#undef CLAHE_QI
 
 /* the row's weights, and its table (rebuilt where its pair of rows of
  * tiles is not the previous row's) */
