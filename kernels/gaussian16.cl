@@ -881,7 +881,7 @@ gaussian16_buffer_band (__global const ushort * src, int src_stride,
   for (int y = y0; y < y1; y += 2) {
     const int t = y - y0, c0 = (t + radius) % slots;
     const int c1 = c0 + 1 == slots ? 0 : c0 + 1;
-    float4 acc0, acc1;
+    float4 acc0, acc1, up_prev, below;
 
     /* rows y + radius and y + radius + 1 into the slots of rows
      * y - radius - 2 and y - radius - 1, which the previous step was the
@@ -892,17 +892,21 @@ gaussian16_buffer_band (__global const ushort * src, int src_stride,
       next0 = BAND16_ROW (t + 2 * radius + 2);
       next1 = BAND16_ROW (t + 2 * radius + 3);
     }
-    acc0 = ring[c0 * group + lx] * w0;
-    acc1 = ring[c1 * group + lx] * w0;
+    /* row y + 1's taps j are row y's taps j - 1 above and j + 1 below:
+     * each slot is read once for both rows (2 radius + 2 reads, not
+     * 4 radius + 2), the sums in the same order */
+    up_prev = ring[c0 * group + lx];
+    below = ring[c1 * group + lx];
+    acc0 = up_prev * w0;
+    acc1 = below * w0;
     for (int j = 1; j <= radius; j++) {
       const int up = c0 - j < 0 ? c0 - j + slots : c0 - j;
-      const int dn = c0 + j >= slots ? c0 + j - slots : c0 + j;
-      const int up1 = up + 1 == slots ? 0 : up + 1;
-      const int dn1 = dn + 1 == slots ? 0 : dn + 1;
-      acc0 = fma (ring[up * group + lx] + ring[dn * group + lx],
-          (float4) (wt[j]), acc0);
-      acc1 = fma (ring[up1 * group + lx] + ring[dn1 * group + lx],
-          (float4) (wt[j]), acc1);
+      const int dn1 = c0 + j + 1 >= slots ? c0 + j + 1 - slots : c0 + j + 1;
+      const float4 above = ring[up * group + lx], at = below;
+      below = ring[dn1 * group + lx];
+      acc0 = fma (above + at, (float4) (wt[j]), acc0);
+      acc1 = fma (up_prev + below, (float4) (wt[j]), acc1);
+      up_prev = above;
     }
     /* the neighbours' horizontal pass of the previous step is done */
     barrier (CLK_LOCAL_MEM_FENCE);
