@@ -687,6 +687,7 @@ clahe_blend16 (const __global uchar * src, int src_stride,
  * rebuild it once or twice (9 x 256 entries for 8x8 tiles at 8 bits,
  * against 63,000 pixels). */
 typedef uchar8 __attribute__ ((aligned (1))) clahe_uchar8_u;
+typedef uchar16 __attribute__ ((aligned (1))) clahe_uchar16_u;
 
 /* A function `name` that fills the quad table q (entries of type T) of
  * the pair of rows of tiles (t1, t2): entry cx * bins + v is PACK of the
@@ -769,6 +770,26 @@ clahe_blend_packed8 (const __local uint * q, const __global uint * xtab,
   return as_uint8 (convert_int8 ((res + 8388608.0f) - 8388608.0f));
 }
 
+/* clahe_blend_packed8 () of the 16 columns from x, which share a cell */
+inline __attribute__ ((always_inline)) uint16
+clahe_blend_packed16 (const __local uint * c, const __global uint * xtab,
+    int width, int x, float ya, float ya1, const __global uchar * s)
+{
+  const uint16 i = convert_uint16 (vload16 (0, s + x));
+  const uint16 e = (uint16) (c[i.s0], c[i.s1], c[i.s2], c[i.s3], c[i.s4],
+      c[i.s5], c[i.s6], c[i.s7], c[i.s8], c[i.s9], c[i.sa], c[i.sb],
+      c[i.sc], c[i.sd], c[i.se], c[i.sf]);
+  const uint16 byte = (uint16) (0xff);
+  const float16 a = convert_float16 (as_int16 (e & byte));
+  const float16 b = convert_float16 (as_int16 ((e >> 8) & byte));
+  const float16 cc = convert_float16 (as_int16 ((e >> 16) & byte));
+  const float16 d = convert_float16 (as_int16 (e >> 24));
+  const float16 xa = as_float16 (vload16 (0, xtab + 2 * width + x));
+  const float16 xa1 = as_float16 (vload16 (0, xtab + 3 * width + x));
+  const float16 res = (a * xa1 + b * xa) * ya1 + (cc * xa1 + d * xa) * ya;
+  return as_uint16 (convert_int16 ((res + 8388608.0f) - 8388608.0f));
+}
+
 /* clahe_blend_quad () of the 8 columns from x, in 8 lanes: the lanes'
  * float4s (indices computed one by one: extracting them from a vector
  * costs more), paired (k, k + 4) in four vectors, transposed into the
@@ -848,9 +869,17 @@ clahe_blend_quads (const __global uchar * src, int src_stride,
     const __global uchar *srow = src + (size_t) y * src_stride;
     __global uchar *drow = dst + (size_t) y * dst_stride;
     CLAHE_QUADS_ROW (y, clahe_fill_quads8);
-    for (x = x0; x + 8 <= x1; x += 8)
+    for (x = x0; x + 8 <= x1; x += 8) {
+      const __global uint *xq = xtab + 4 * width + x;
+      if (x + 16 <= x1 && xq[0] == xq[15]) {
+        *(__global clahe_uchar16_u *) (drow + x) = convert_uchar16
+            (clahe_blend_packed16 (q + xq[0], xtab, width, x, ya, ya1, srow));
+        x += 8;
+        continue;
+      }
       *(__global clahe_uchar8_u *) (drow + x) = convert_uchar8
           (clahe_blend_packed8 (q, xtab, width, x, ya, ya1, srow));
+    }
     for (; x < x1; x++)
       drow[x] = (uchar) clahe_blend_entries (clahe_unpack_quad (q[xtab[4 *
                   width + x] + srow[x]]), as_float (xtab[2 * width + x]),
