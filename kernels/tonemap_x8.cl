@@ -59,16 +59,17 @@ TM_X8_STORE (tm_x8_store4, 4);
 inline __attribute__ ((always_inline)) float8
 tm_lut8 (const __global float2 * pairs, float8 x)
 {
-  /* gathered as floats: POCL splits float2 gathers into worse code
-   * (1080p P010 to NV12 on 2 cores: 22.5-24.5 ms a frame against 18.3) */
-  const __global float *t = (const __global float *) pairs;
+  /* each pair gathered as one 64-bit word (the value in its low half),
+   * split by conversions: half the gathered elements of one float
+   * gather for the value and one for the step */
+  const __global ulong *t = (const __global ulong *) pairs;
   const float8 f = clamp (x, 0.0f, 1.0f) * GST_CL_TONEMAP_LUT;
-  const int8 i = min (convert_int8 (f), GST_CL_TONEMAP_LUT - 1) * 2;
-  const float8 a = (float8) (t[i.s0], t[i.s1], t[i.s2], t[i.s3], t[i.s4],
+  const int8 i = min (convert_int8 (f), GST_CL_TONEMAP_LUT - 1);
+  const ulong8 p = (ulong8) (t[i.s0], t[i.s1], t[i.s2], t[i.s3], t[i.s4],
       t[i.s5], t[i.s6], t[i.s7]);
-  const float8 d = (float8) (t[i.s0 + 1], t[i.s1 + 1], t[i.s2 + 1],
-      t[i.s3 + 1], t[i.s4 + 1], t[i.s5 + 1], t[i.s6 + 1], t[i.s7 + 1]);
-  return a + (f - convert_float8 (i / 2)) * d;
+  const float8 a = as_float8 (convert_uint8 (p));
+  const float8 d = as_float8 (convert_uint8 (p >> (ulong8) (32)));
+  return a + (f - convert_float8 (i)) * d;
 }
 
 /* R'G'B' of the 8 pixels from x of pixel row @y: 4:2:0 (chroma of 4
