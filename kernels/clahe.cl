@@ -770,7 +770,13 @@ clahe_blend_packed8 (const __local uint * q, const __global uint * xtab,
   return as_uint8 (convert_int8 ((res + 8388608.0f) - 8388608.0f));
 }
 
-/* clahe_blend_packed8 () of the 16 columns from x, which share a cell */
+/* clahe_blend_packed8 () of the 16 columns from x, which share a cell,
+ * where a CPU's vector registers hold 16 floats (GST_CL_CPU16) */
+#ifdef GST_CL_CPU16
+#define CLAHE_X16 1
+#else
+#define CLAHE_X16 0
+#endif
 inline __attribute__ ((always_inline)) uint16
 clahe_blend_packed16 (const __local uint * c, const __global uint * xtab,
     int width, int x, float ya, float ya1, const __global uchar * s)
@@ -871,7 +877,7 @@ clahe_blend_quads (const __global uchar * src, int src_stride,
     CLAHE_QUADS_ROW (y, clahe_fill_quads8);
     for (x = x0; x + 8 <= x1; x += 8) {
       const __global uint *xq = xtab + 4 * width + x;
-      if (x + 16 <= x1 && xq[0] == xq[15]) {
+      if (CLAHE_X16 && x + 16 <= x1 && xq[0] == xq[15]) {
         *(__global clahe_uchar16_u *) (drow + x) = convert_uchar16
             (clahe_blend_packed16 (q + xq[0], xtab, width, x, ya, ya1, srow));
         x += 8;

@@ -54,23 +54,63 @@ name (__global uchar * p, int8 df, float##N lv, __constant float *cfg) \
 
 TM_X8_STORE (tm_x8_store, 8);
 TM_X8_STORE (tm_x8_store4, 4);
+TM_X8_STORE (tm_x16_store, 16);
 
-/* table @t at the 8 values @x */
-inline __attribute__ ((always_inline)) float8
-tm_lut8 (const __global float2 * pairs, float8 x)
-{
-  /* each pair gathered as one 64-bit word (the value in its low half),
-   * split by conversions: half the gathered elements of one float
-   * gather for the value and one for the step */
-  const __global ulong *t = (const __global ulong *) pairs;
-  const float8 f = clamp (x, 0.0f, 1.0f) * GST_CL_TONEMAP_LUT;
-  const int8 i = min (convert_int8 (f), GST_CL_TONEMAP_LUT - 1);
-  const ulong8 p = (ulong8) (t[i.s0], t[i.s1], t[i.s2], t[i.s3], t[i.s4],
-      t[i.s5], t[i.s6], t[i.s7]);
-  const float8 a = as_float8 (convert_uint8 (p));
-  const float8 d = as_float8 (convert_uint8 (p >> (ulong8) (32)));
-  return a + (f - convert_float8 (i)) * d;
+/* tm_lut8 (t, x), tm_lut16: table @t at the N values @x. Each pair is
+ * gathered as one 64-bit word (the value in its low half) and split by
+ * conversions: half the gathered elements of one float gather for the
+ * values and one for the steps. */
+#define TM_IDX8(t, i) t[(i).s0], t[(i).s1], t[(i).s2], t[(i).s3], t[(i).s4], \
+    t[(i).s5], t[(i).s6], t[(i).s7]
+#define TM_IDX16(t, i) TM_IDX8 (t, (i).lo), TM_IDX8 (t, (i).hi)
+#define TM_LUT(N) \
+inline __attribute__ ((always_inline)) float##N \
+tm_lut##N (const __global float2 * pairs, float##N x) \
+{ \
+  const __global ulong *t = (const __global ulong *) pairs; \
+  const float##N f = clamp (x, 0.0f, 1.0f) * GST_CL_TONEMAP_LUT; \
+  const int##N i = min (convert_int##N (f), GST_CL_TONEMAP_LUT - 1); \
+  const ulong##N p = (ulong##N) (TM_IDX##N (t, i)); \
+  const float##N a = as_float##N (convert_uint##N (p)); \
+  const float##N d = as_float##N (convert_uint##N (p >> (ulong##N) (32))); \
+  return a + (f - convert_float##N (i)) * d; \
 }
+
+TM_LUT (8);
+TM_LUT (16);
+
+/* row @y of the plane of 16-bit samples at byte @offset, @stride bytes a
+ * row */
+inline const __global ushort *
+tm_row16 (const __global uchar * src, int offset, int stride, int y)
+{
+  return (const __global ushort *) (src + (size_t) offset + (size_t) y *
+      stride);
+}
+
+/* tm_ycc8 (cfg, yv, cb, cr, r, g, b), tm_ycc16: R'G'B' in [0, 1] of N
+ * pixels of luma samples @yv and centred, scaled chroma @cb, @cr */
+#define TM_YCC(N) \
+inline __attribute__ ((always_inline)) void \
+tm_ycc##N (__constant float *cfg, uint##N yv, float##N cb, float##N cr, \
+    float##N * r, float##N * g, float##N * b) \
+{ \
+  const float kr = cfg[GST_CL_TONEMAP_CFG_IN_KR]; \
+  const float kb = cfg[GST_CL_TONEMAP_CFG_IN_KB]; \
+  const float##N yy = (convert_float##N (yv) - \
+      cfg[GST_CL_TONEMAP_CFG_IN_YOFF]) * \
+      (1.0f / cfg[GST_CL_TONEMAP_CFG_IN_YSCALE]); \
+  const float##N rr = yy + 2.0f * (1.0f - kr) * cr; \
+  const float##N bb = yy + 2.0f * (1.0f - kb) * cb; \
+\
+  *g = clamp ((yy - kr * rr - kb * bb) * (1.0f / (1.0f - kr - kb)), 0.0f, \
+      1.0f); \
+  *r = clamp (rr, 0.0f, 1.0f); \
+  *b = clamp (bb, 0.0f, 1.0f); \
+}
+
+TM_YCC (8);
+TM_YCC (16);
 
 /* R'G'B' of the 8 pixels from x of pixel row @y: 4:2:0 (chroma of 4
  * blocks, in CbCr pairs or two planes) or 4:4:4 (two planes) */
@@ -81,24 +121,17 @@ tm_x8_rgb (const __global uchar * src, int8 f, int8 g, int y, int x,
   const int shift = f.s5;
   const uint mask = (1u << f.s4) - 1u;
   const int cy = y >> f.s2;
-  const __global ushort *yp = (const __global ushort *) (src + (size_t) g.s0 +
-      (size_t) y * g.s3) + x;
-  const __global ushort *cp = (const __global ushort *) (src + (size_t) g.s1 +
-      (size_t) cy * g.s4);
-  const __global ushort *vp = (const __global ushort *) (src + (size_t) g.s2 +
-      (size_t) cy * g.s5);
-  const uint8 yv = (convert_uint8 (TM_LOAD_US8 (yp)) >> shift) & mask;
-  const float kr = cfg[GST_CL_TONEMAP_CFG_IN_KR];
-  const float kb = cfg[GST_CL_TONEMAP_CFG_IN_KB];
+  const __global ushort *yp = tm_row16 (src, g.s0, g.s3, y) + x;
+  const __global ushort *cp = tm_row16 (src, g.s1, g.s4, cy);
+  const __global ushort *vp = tm_row16 (src, g.s2, g.s5, cy);
   const float coff = cfg[GST_CL_TONEMAP_CFG_IN_COFF];
   /* reciprocals: a vector division costs several multiplications */
   const float cs = 1.0f / cfg[GST_CL_TONEMAP_CFG_IN_CSCALE];
-  float8 cb, cr, yy, rr, bb;
+  float8 cb, cr;
 
   if (f.s0 == GST_CL_TONEMAP_KIND_RGBA) {
     /* 8 packed pixels: R'G'B' of full range, alpha aside */
-    const __global ushort *p = (const __global ushort *) (src +
-        (size_t) g.s0 + (size_t) y * g.s3) + 4 * x;
+    const __global ushort *p = tm_row16 (src, g.s0, g.s3, y) + 4 * x;
     const ushort16 a = TM_LOAD_US16 (p), c = TM_LOAD_US16 (p + 16);
     const float m = 1.0f / (float) mask;
     *r = convert_float8 ((convert_uint8 ((ushort8) (a.s048c, c.s048c)) >>
@@ -126,90 +159,104 @@ tm_x8_rgb (const __global uchar * src, int8 f, int8 g, int y, int x,
     cr = (float8) (cr4.s0, cr4.s0, cr4.s1, cr4.s1, cr4.s2, cr4.s2, cr4.s3,
         cr4.s3);
   }
-  yy = (convert_float8 (yv) - cfg[GST_CL_TONEMAP_CFG_IN_YOFF]) *
-      (1.0f / cfg[GST_CL_TONEMAP_CFG_IN_YSCALE]);
-  rr = yy + 2.0f * (1.0f - kr) * cr;
-  bb = yy + 2.0f * (1.0f - kb) * cb;
-  *gg = clamp ((yy - kr * rr - kb * bb) * (1.0f / (1.0f - kr - kb)), 0.0f,
-      1.0f);
-  *r = clamp (rr, 0.0f, 1.0f);
-  *b = clamp (bb, 0.0f, 1.0f);
+  tm_ycc8 (cfg, (convert_uint8 (TM_LOAD_US8 (yp)) >> shift) & mask, cb, cr,
+      r, gg, b);
 }
 
-/* x^y of 8 values x >= 0 */
-inline float8
-tm_pow8 (float8 x, float y)
-{
-  return select ((float8) (0.0f), exp2 (y * log2 (x)), x > 0.0f);
+/* tm_pow8 (x, y), tm_pow16: x^y of N values x >= 0 */
+#define TM_POW(N) \
+inline float##N \
+tm_pow##N (float##N x, float y) \
+{ \
+  return select ((float##N) (0.0f), exp2 (y * log2 (x)), x > 0.0f); \
 }
 
-/* Linear light of 8 pixels of R'G'B' @r, @g, @b, in place (through the
- * table of the input's transfer, and for HLG the OOTF); returns PQ (max
- * (R, G, B)): max (R', G', B') itself for PQ. */
-inline __attribute__ ((always_inline)) float8
-tm_x8_linear (__constant float *cfg, const __global float2 * lut,
-    float hlg_peak, float8 * r, float8 * g, float8 * b)
-{
-  const float8 sig = max (max (*r, *g), *b);
-  float8 k, s, y;
+TM_POW (8);
+TM_POW (16);
 
-  *r = tm_lut8 (lut, *r);
-  *g = tm_lut8 (lut, *g);
-  *b = tm_lut8 (lut, *b);
-  if (cfg[GST_CL_TONEMAP_CFG_HLG] == 0.0f)
-    return sig;
-  k = hlg_peak * tm_pow8 (0.2627f * *r + 0.6780f * *g + 0.0593f * *b, 0.2f);
-  *r *= k;
-  *g *= k;
-  *b *= k;
-  /* PQ's inverse EOTF of max (R, G, B) */
-  y = tm_pow8 (max (max (*r, *g), *b) / 10000.0f, TM_M1);
-  s = tm_pow8 ((TM_C1 + TM_C2 * y) / (1.0f + TM_C3 * y), TM_M2);
-  return s;
+/* tm_x8_linear (cfg, lut, hlg_peak, r, g, b), tm_x16_linear: linear light
+ * of N pixels of R'G'B' @r, @g, @b, in place (through the table of the
+ * input's transfer, and for HLG the OOTF); returns PQ (max (R, G, B)):
+ * max (R', G', B') itself for PQ. */
+#define TM_LINEAR(N) \
+inline __attribute__ ((always_inline)) float##N \
+tm_x##N##_linear (__constant float *cfg, const __global float2 * lut, \
+    float hlg_peak, float##N * r, float##N * g, float##N * b) \
+{ \
+  const float##N sig = max (max (*r, *g), *b); \
+  float##N k, s, y; \
+\
+  *r = tm_lut##N (lut, *r); \
+  *g = tm_lut##N (lut, *g); \
+  *b = tm_lut##N (lut, *b); \
+  if (cfg[GST_CL_TONEMAP_CFG_HLG] == 0.0f) \
+    return sig; \
+  k = hlg_peak * tm_pow##N (0.2627f * *r + 0.6780f * *g + 0.0593f * *b, \
+      0.2f); \
+  *r *= k; \
+  *g *= k; \
+  *b *= k; \
+  /* PQ's inverse EOTF of max (R, G, B) */ \
+  y = tm_pow##N (max (max (*r, *g), *b) / 10000.0f, TM_M1); \
+  s = tm_pow##N ((TM_C1 + TM_C2 * y) / (1.0f + TM_C3 * y), TM_M2); \
+  return s; \
 }
 
-/* display R'G'B' of 8 pixels (tm_pixel in float8), in place */
-inline __attribute__ ((always_inline)) void
-tm_x8_display (__constant float *cfg, const __global float2 * lut,
-    const __global float2 * gain, float lt, float hlg_peak, float8 * r,
-    float8 * g, float8 * b)
-{
-  const __global float2 *oetf = lut + GST_CL_TONEMAP_LUT;
-  const float8 k = tm_lut8 (gain, tm_x8_linear (cfg, lut, hlg_peak, r, g,
-          b));
-  float8 lr = *r * k, lg = *g * k, lb = *b * k;
+TM_LINEAR (8);
+TM_LINEAR (16);
 
-  if (cfg[GST_CL_TONEMAP_CFG_GAMUT] != 0.0f) {
-    __constant const float *m = cfg + GST_CL_TONEMAP_CFG_MATRIX;
-    const float8 r2 = m[0] * lr + m[1] * lg + m[2] * lb;
-    const float8 g2 = m[3] * lr + m[4] * lg + m[5] * lb;
-    lb = m[6] * lr + m[7] * lg + m[8] * lb;
-    lr = r2;
-    lg = g2;
-  }
-  *r = tm_lut8 (oetf, sqrt (clamp (lr, 0.0f, lt) / lt));
-  *g = tm_lut8 (oetf, sqrt (clamp (lg, 0.0f, lt) / lt));
-  *b = tm_lut8 (oetf, sqrt (clamp (lb, 0.0f, lt) / lt));
+/* tm_x8_display (cfg, lut, gain, lt, hlg_peak, r, g, b), tm_x16_display:
+ * display R'G'B' of N pixels (tm_pixel in floatN), in place */
+#define TM_DISPLAY(N) \
+inline __attribute__ ((always_inline)) void \
+tm_x##N##_display (__constant float *cfg, const __global float2 * lut, \
+    const __global float2 * gain, float lt, float hlg_peak, float##N * r, \
+    float##N * g, float##N * b) \
+{ \
+  const __global float2 *oetf = lut + GST_CL_TONEMAP_LUT; \
+  const float##N k = tm_lut##N (gain, tm_x##N##_linear (cfg, lut, hlg_peak, \
+          r, g, b)); \
+  float##N lr = *r * k, lg = *g * k, lb = *b * k; \
+\
+  if (cfg[GST_CL_TONEMAP_CFG_GAMUT] != 0.0f) { \
+    __constant const float *m = cfg + GST_CL_TONEMAP_CFG_MATRIX; \
+    const float##N r2 = m[0] * lr + m[1] * lg + m[2] * lb; \
+    const float##N g2 = m[3] * lr + m[4] * lg + m[5] * lb; \
+    lb = m[6] * lr + m[7] * lg + m[8] * lb; \
+    lr = r2; \
+    lg = g2; \
+  } \
+  *r = tm_lut##N (oetf, sqrt (clamp (lr, 0.0f, lt) / lt)); \
+  *g = tm_lut##N (oetf, sqrt (clamp (lg, 0.0f, lt) / lt)); \
+  *b = tm_lut##N (oetf, sqrt (clamp (lb, 0.0f, lt) / lt)); \
 }
 
-/* output Y' of the 8 pixels from x of pixel row @y; their Cb', Cr' in @u,
+TM_DISPLAY (8);
+TM_DISPLAY (16);
+
+/* tm_x8_write_y (dst, df, dg, y, x, cfg, r, g, b, u, v), tm_x16_write_y:
+ * output Y' of the N pixels from x of pixel row @y; their Cb', Cr' in @u,
  * @v */
-inline __attribute__ ((always_inline)) void
-tm_x8_write_y (__global uchar * dst, int8 df, int8 dg, int y, int x,
-    __constant float *cfg, float8 r, float8 g, float8 b, float8 * u,
-    float8 * v)
-{
-  const float kr = cfg[GST_CL_TONEMAP_CFG_OUT_KR];
-  const float kb = cfg[GST_CL_TONEMAP_CFG_OUT_KB];
-  const float8 yy = kr * r + (1.0f - kr - kb) * g + kb * b;
-  const float8 lv = floor (cfg[GST_CL_TONEMAP_CFG_OUT_YOFF] +
-      cfg[GST_CL_TONEMAP_CFG_OUT_YSCALE] * yy + 0.5f);
-
-  *u = (b - yy) * (0.5f / (1.0f - kb));
-  *v = (r - yy) * (0.5f / (1.0f - kr));
-  tm_x8_store (dst + (size_t) dg.s0 + (size_t) y * dg.s3 + x * df.s3, df,
-      lv, cfg);
+#define TM_WRITE_Y(N) \
+inline __attribute__ ((always_inline)) void \
+tm_x##N##_write_y (__global uchar * dst, int8 df, int8 dg, int y, int x, \
+    __constant float *cfg, float##N r, float##N g, float##N b, float##N * u, \
+    float##N * v) \
+{ \
+  const float kr = cfg[GST_CL_TONEMAP_CFG_OUT_KR]; \
+  const float kb = cfg[GST_CL_TONEMAP_CFG_OUT_KB]; \
+  const float##N yy = kr * r + (1.0f - kr - kb) * g + kb * b; \
+  const float##N lv = floor (cfg[GST_CL_TONEMAP_CFG_OUT_YOFF] + \
+      cfg[GST_CL_TONEMAP_CFG_OUT_YSCALE] * yy + 0.5f); \
+\
+  *u = (b - yy) * (0.5f / (1.0f - kb)); \
+  *v = (r - yy) * (0.5f / (1.0f - kr)); \
+  tm_x##N##_store (dst + (size_t) dg.s0 + (size_t) y * dg.s3 + x * df.s3, \
+      df, lv, cfg); \
 }
+
+TM_WRITE_Y (8);
+TM_WRITE_Y (16);
 
 /* 8 pixels from x of row @y of RGBA64_LE into RGBA or RGBA64_LE, alpha
  * scaled */
@@ -280,38 +327,96 @@ tm_x8_444 (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
       floor (co + cs * v + 0.5f), cfg);
 }
 
-/* 8 pixels from x of the two rows of block row @by of a 4:2:0 frame */
-inline void
-tm_x8_420 (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
-    int8 df, int8 dg, int by, int x, __constant float *cfg,
-    const __global float2 * lut, const __global float2 * gain, float lt,
-    float hlg_peak)
-{
-  float4 cb = (float4) (0.0f), cr = (float4) (0.0f), cbl, crl;
-
-  for (int row = 0; row < 2; row++) {
-    float8 r, gg, b, u, v;
-    tm_x8_rgb (src, f, g, 2 * by + row, x, cfg, &r, &gg, &b);
-    tm_x8_display (cfg, lut, gain, lt, hlg_peak, &r, &gg, &b);
-    tm_x8_write_y (dst, df, dg, 2 * by + row, x, cfg, r, gg, b, &u, &v);
-    cb += u.even + u.odd;
-    cr += v.even + v.odd;
-  }
-  cbl = floor (cfg[GST_CL_TONEMAP_CFG_OUT_COFF] +
-      cfg[GST_CL_TONEMAP_CFG_OUT_CSCALE] * cb * 0.25f + 0.5f);
-  crl = floor (cfg[GST_CL_TONEMAP_CFG_OUT_COFF] +
-      cfg[GST_CL_TONEMAP_CFG_OUT_CSCALE] * cr * 0.25f + 0.5f);
-  if (df.s0 == GST_CL_TONEMAP_KIND_SEMI) {
-    tm_x8_store (dst + (size_t) dg.s1 + (size_t) by * dg.s4 + x * df.s3, df,
-        (float8) (cbl.s0, crl.s0, cbl.s1, crl.s1, cbl.s2, crl.s2, cbl.s3,
-            crl.s3), cfg);
-  } else {
-    tm_x8_store4 (dst + (size_t) dg.s1 + (size_t) by * dg.s4 +
-        x / 2 * df.s3, df, cbl, cfg);
-    tm_x8_store4 (dst + (size_t) dg.s2 + (size_t) by * dg.s5 +
-        x / 2 * df.s3, df, crl, cfg);
-  }
+/* tm_x8_420 (src, f, g, dst, df, dg, by, x, cfg, lut, gain, lt, hlg_peak),
+ * tm_x16_420: N pixels from x of the two rows of block row @by of a 4:2:0
+ * frame, their R'G'B' from RGB (N/2 = H chroma blocks), the blocks' Cb'
+ * and Cr' interleaved by ZIP for semi-planar output */
+#define TM_420(N, H, RGB, ZIP, STORE_H) \
+inline __attribute__ ((always_inline)) void \
+tm_x##N##_420 (const __global uchar * src, int8 f, int8 g, \
+    __global uchar * dst, int8 df, int8 dg, int by, int x, \
+    __constant float *cfg, const __global float2 * lut, \
+    const __global float2 * gain, float lt, float hlg_peak) \
+{ \
+  float##H cb = (float##H) (0.0f), cr = (float##H) (0.0f), cbl, crl; \
+\
+  for (int row = 0; row < 2; row++) { \
+    float##N r, gg, b, u, v; \
+    RGB (src, f, g, 2 * by + row, x, cfg, &r, &gg, &b); \
+    tm_x##N##_display (cfg, lut, gain, lt, hlg_peak, &r, &gg, &b); \
+    tm_x##N##_write_y (dst, df, dg, 2 * by + row, x, cfg, r, gg, b, &u, \
+        &v); \
+    cb += u.even + u.odd; \
+    cr += v.even + v.odd; \
+  } \
+  cbl = floor (cfg[GST_CL_TONEMAP_CFG_OUT_COFF] + \
+      cfg[GST_CL_TONEMAP_CFG_OUT_CSCALE] * cb * 0.25f + 0.5f); \
+  crl = floor (cfg[GST_CL_TONEMAP_CFG_OUT_COFF] + \
+      cfg[GST_CL_TONEMAP_CFG_OUT_CSCALE] * cr * 0.25f + 0.5f); \
+  if (df.s0 == GST_CL_TONEMAP_KIND_SEMI) { \
+    tm_x##N##_store (dst + (size_t) dg.s1 + (size_t) by * dg.s4 + \
+        x * df.s3, df, ZIP (cbl, crl), cfg); \
+  } else { \
+    STORE_H (dst + (size_t) dg.s1 + (size_t) by * dg.s4 + x / 2 * df.s3, \
+        df, cbl, cfg); \
+    STORE_H (dst + (size_t) dg.s2 + (size_t) by * dg.s5 + x / 2 * df.s3, \
+        df, crl, cfg); \
+  } \
 }
+
+#define TM_ZIP8(a, b) (float8) (a.s0, b.s0, a.s1, b.s1, a.s2, b.s2, a.s3, \
+    b.s3)
+#define TM_ZIP16(a, b) (float16) (TM_ZIP8 (a.lo, b.lo), TM_ZIP8 (a.hi, b.hi))
+
+TM_420 (8, 4, tm_x8_rgb, TM_ZIP8, tm_x8_store4);
+
+/* ------------------------------------------------------------------------ */
+/* 16 pixels of a row at a time (4:2:0), where a CPU's vector registers     */
+/* hold 16 floats (GST_CL_CPU16): the helpers above in float16, the same    */
+/* operations lane by lane; the rest of a row goes 8 at a time, then scalar */
+
+#ifdef GST_CL_CPU16
+#define TM_X16 1
+#else
+#define TM_X16 0
+#endif
+
+/* each of 8 values twice */
+#define TM_TWICE16(c) (float16) (c.s0, c.s0, c.s1, c.s1, c.s2, c.s2, c.s3, \
+    c.s3, c.s4, c.s4, c.s5, c.s5, c.s6, c.s6, c.s7, c.s7)
+
+/* R'G'B' of the 16 pixels from x of pixel row @y of a 4:2:0 frame (chroma
+ * of 8 blocks, in CbCr pairs or two planes) */
+inline __attribute__ ((always_inline)) void
+tm_x16_rgb420 (const __global uchar * src, int8 f, int8 g, int y, int x,
+    __constant float *cfg, float16 * r, float16 * gg, float16 * b)
+{
+  const int shift = f.s5;
+  const uint mask = (1u << f.s4) - 1u;
+  const __global ushort *cp = tm_row16 (src, g.s1, g.s4, y >> 1);
+  const __global ushort *vp = tm_row16 (src, g.s2, g.s5, y >> 1);
+  const float coff = cfg[GST_CL_TONEMAP_CFG_IN_COFF];
+  const float cs = 1.0f / cfg[GST_CL_TONEMAP_CFG_IN_CSCALE];
+  uint8 cbv, crv;
+
+  if (f.s0 == GST_CL_TONEMAP_KIND_SEMI) {
+    const uint16 cv = (convert_uint16 (TM_LOAD_US16 (cp + x)) >> shift) &
+        mask;
+    cbv = cv.even;
+    crv = cv.odd;
+  } else {
+    cbv = (convert_uint8 (TM_LOAD_US8 (cp + x / 2)) >> shift) & mask;
+    crv = (convert_uint8 (TM_LOAD_US8 (vp + x / 2)) >> shift) & mask;
+  }
+  const float8 cb8 = (convert_float8 (cbv) - coff) * cs;
+  const float8 cr8 = (convert_float8 (crv) - coff) * cs;
+  tm_ycc16 (cfg, (convert_uint16 (TM_LOAD_US16 (tm_row16 (src, g.s0, g.s3,
+                  y) + x)) >> shift) & mask, TM_TWICE16 (cb8),
+      TM_TWICE16 (cr8), r, gg, b);
+}
+#undef TM_TWICE16
+
+TM_420 (16, 8, tm_x16_rgb420, TM_ZIP16, tm_x8_store);
 
 __kernel void
 tonemap_map_x8 (const __global uchar * src, int8 f, int8 g,
@@ -326,7 +431,13 @@ tonemap_map_x8 (const __global uchar * src, int8 f, int8 g,
 
   if (by * bh >= height)
     return;
-  for (x = 0; x < full; x += 8) {
+  if (TM_X16 && f.s0 != GST_CL_TONEMAP_KIND_RGBA && f.s1 == 1)
+    for (x = 0; x + 16 <= full; x += 16)
+      tm_x16_420 (src, f, g, dst, df, dg, by, x, cfg, lut, gain, lt,
+          hlg_peak);
+  else
+    x = 0;
+  for (; x < full; x += 8) {
     if (f.s0 == GST_CL_TONEMAP_KIND_RGBA)
       tm_x8_rgba (src, f, g, dst, df, dg, by, x, cfg, lut, gain, lt,
           hlg_peak);
@@ -360,8 +471,23 @@ tonemap_hist_x8 (const __global uchar * src, int8 f, int8 g, int width,
     h[i] = 0;
   for (int by = by0; by < min (by0 + rows, nby); by++) {
     const int full = (by + 1) * bh <= height ? width & ~7 : 0;
-    int x;
-    for (x = 0; x < full; x += 8)
+    int x = 0;
+    if (TM_X16 && f.s0 != GST_CL_TONEMAP_KIND_RGBA && f.s1 == 1)
+      for (; x + 16 <= full; x += 16)
+        for (int row = 0; row < 2; row++) {
+          float16 r, gg, b;
+          int16 bin;
+          tm_x16_rgb420 (src, f, g, 2 * by + row, x, cfg, &r, &gg, &b);
+          bin = min (convert_int16 ((cfg[GST_CL_TONEMAP_CFG_HLG] == 0.0f ?
+                      max (max (r, gg), b) : tm_x16_linear (cfg, lut,
+                          hlg_peak, &r, &gg, &b)) * GST_CL_TONEMAP_BINS),
+              GST_CL_TONEMAP_BINS - 1);
+          h[bin.s0]++; h[bin.s1]++; h[bin.s2]++; h[bin.s3]++;
+          h[bin.s4]++; h[bin.s5]++; h[bin.s6]++; h[bin.s7]++;
+          h[bin.s8]++; h[bin.s9]++; h[bin.sa]++; h[bin.sb]++;
+          h[bin.sc]++; h[bin.sd]++; h[bin.se]++; h[bin.sf]++;
+        }
+    for (; x < full; x += 8)
       for (int row = 0; row < bh; row++) {
         float8 r, gg, b;
         int8 bin;

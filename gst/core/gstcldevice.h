@@ -92,6 +92,9 @@ struct _GstClDevice
   gsize max_work_group_size;
   guint compute_units;           /* CL_DEVICE_MAX_COMPUTE_UNITS */
   cl_ulong max_alloc;           /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
+  guint simd_floats;            /* CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT:
+                                 * POCL says 16 where the CPU's vector
+                                 * registers hold 16 floats (AVX-512) */
 
   gboolean zero_copy;           /* frames stay in host memory that the device
                                  * reads in place: host_unified, unless

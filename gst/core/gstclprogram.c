@@ -69,9 +69,14 @@ program_options (GstClDevice * device, const gchar * name,
   /* GST_CL_BUILD_OPTIONS adds the driver's own options, for developers
    * who measure them (NVIDIA's -cl-nv-verbose puts each kernel's register
    * count in the build log, logged below; -cl-nv-maxrregcount=N caps it) */
+  /* GST_CL_CPU16: the CPU kernels that have 16-lane paths take them where
+   * a vector register holds 16 floats (AVX-512); with registers of 8 a
+   * float16 takes two, and the 8-lane paths keep them free */
   extra = g_getenv ("GST_CL_BUILD_OPTIONS");
-  options = g_strdup_printf ("-cl-std=CL1.2%s%s%s%s%s",
+  options = g_strdup_printf ("-cl-std=CL1.2%s%s%s%s%s%s",
       gst_cl_device_builds_gpu_kernels (device) ? "" : " -DGST_CL_CPU=1",
+      !gst_cl_device_builds_gpu_kernels (device) && device->simd_floats >= 16
+      ? " -DGST_CL_CPU16=1" : "",
       defines ? " " : "", defines ? defines : "", extra ? " " : "",
       extra ? extra : "");
   *key = g_strdup_printf ("%s|%s", name, options);

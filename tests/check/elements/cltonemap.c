@@ -301,8 +301,10 @@ GST_START_TEST (test_metadata_and_primaries)
 GST_END_TEST;
 
 /* odd sizes, 1x1, padded strides and shifted planes */
+/* 27 columns: 16 a step, then 8, then one at a time on CPUs of 16-float
+ * registers */
 static const gint sizes[][2] = { {1, 1}, {2, 2}, {3, 1}, {1, 4}, {5, 3},
-{17, 13} };
+{17, 13}, {27, 6} };
 
 GST_START_TEST (test_sizes)
 {
