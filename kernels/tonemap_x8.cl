@@ -214,6 +214,9 @@ tm_x##N##_display (__constant float *cfg, const __global float2 * lut, \
     float##N * g, float##N * b) \
 { \
   const __global float2 *oetf = lut + GST_CL_TONEMAP_LUT; \
+  /* a multiplication, not a division a pixel: the same table index \
+   * within an ulp */ \
+  const float inv_lt = 1.0f / lt; \
   const float##N k = tm_lut##N (gain, tm_x##N##_linear (cfg, lut, hlg_peak, \
           r, g, b)); \
   float##N lr = *r * k, lg = *g * k, lb = *b * k; \
@@ -226,9 +229,9 @@ tm_x##N##_display (__constant float *cfg, const __global float2 * lut, \
     lr = r2; \
     lg = g2; \
   } \
-  *r = tm_lut##N (oetf, sqrt (clamp (lr, 0.0f, lt) / lt)); \
-  *g = tm_lut##N (oetf, sqrt (clamp (lg, 0.0f, lt) / lt)); \
-  *b = tm_lut##N (oetf, sqrt (clamp (lb, 0.0f, lt) / lt)); \
+  *r = tm_lut##N (oetf, sqrt (clamp (lr, 0.0f, lt) * inv_lt)); \
+  *g = tm_lut##N (oetf, sqrt (clamp (lg, 0.0f, lt) * inv_lt)); \
+  *b = tm_lut##N (oetf, sqrt (clamp (lb, 0.0f, lt) * inv_lt)); \
 }
 
 TM_DISPLAY (8);
