@@ -737,8 +737,32 @@ clahe_unpack_quad (uint e)
           (uint4) (0xff)));
 }
 
-/* clahe_blend_quad8 () of the 8 columns from x, in 8 lanes: the entries'
- * bytes are the four operands of the blend (no transposition). Where the
+/* clahe_blend_bytes8 (e, xa, xa1, ya, ya1), clahe_blend_bytes16: the
+ * blend of N packed quads @e (clahe_fill_quads8) with the columns' weights
+ * at @xa and @xa1: the entries' bytes are the four operands (no
+ * transposition). No clamp to maxv (255): entries of at most 255 blended
+ * with weights whose rounded sums exceed 1 by a few ulps stay far below
+ * 255.5. */
+#define CLAHE_BLEND_BYTES(N) \
+inline __attribute__ ((always_inline)) uint##N \
+clahe_blend_bytes##N (uint##N e, const __global uint * xa_, \
+    const __global uint * xa1_, float ya, float ya1) \
+{ \
+  const uint##N byte = (uint##N) (0xff); \
+  const float##N a = convert_float##N (as_int##N (e & byte)); \
+  const float##N b = convert_float##N (as_int##N ((e >> 8) & byte)); \
+  const float##N c = convert_float##N (as_int##N ((e >> 16) & byte)); \
+  const float##N d = convert_float##N (as_int##N (e >> 24)); \
+  const float##N xa = as_float##N (vload##N (0, xa_)); \
+  const float##N xa1 = as_float##N (vload##N (0, xa1_)); \
+  const float##N res = (a * xa1 + b * xa) * ya1 + (c * xa1 + d * xa) * ya; \
+  return as_uint##N (convert_int##N ((res + 8388608.0f) - 8388608.0f)); \
+}
+
+CLAHE_BLEND_BYTES (8);
+CLAHE_BLEND_BYTES (16);
+
+/* clahe_blend_quad8 () of the 8 columns from x, in 8 lanes. Where the
  * 8 columns share a cell (all but a group a cell boundary crosses) their
  * entries are at the cell's table plus the samples. */
 inline __attribute__ ((always_inline)) uint8
@@ -757,26 +781,20 @@ clahe_blend_packed8 (const __local uint * q, const __global uint * xtab,
         q[xq[3] + s[3]], q[xq[4] + s[4]], q[xq[5] + s[5]], q[xq[6] + s[6]],
         q[xq[7] + s[7]]);
   }
-  const uint8 byte = (uint8) (0xff);
-  const float8 a = convert_float8 (as_int8 (e & byte));
-  const float8 b = convert_float8 (as_int8 ((e >> 8) & byte));
-  const float8 c = convert_float8 (as_int8 ((e >> 16) & byte));
-  const float8 d = convert_float8 (as_int8 (e >> 24));
-  const float8 xa = as_float8 (vload8 (0, xtab + 2 * width + x));
-  const float8 xa1 = as_float8 (vload8 (0, xtab + 3 * width + x));
-  const float8 res = (a * xa1 + b * xa) * ya1 + (c * xa1 + d * xa) * ya;
-  /* no clamp to maxv (255): entries of at most 255 blended with weights
-   * whose rounded sums exceed 1 by a few ulps stay far below 255.5 */
-  return as_uint8 (convert_int8 ((res + 8388608.0f) - 8388608.0f));
+  return clahe_blend_bytes8 (e, xtab + 2 * width + x,
+      xtab + 3 * width + x, ya, ya1);
 }
 
-/* clahe_blend_packed8 () of the 16 columns from x, which share a cell,
- * where a CPU's vector registers hold 16 floats (GST_CL_CPU16) */
+/* CPUs whose vector registers hold 16 floats (GST_CL_CPU16) blend 16
+ * columns of one cell at a time */
 #ifdef GST_CL_CPU16
 #define CLAHE_X16 1
 #else
 #define CLAHE_X16 0
 #endif
+
+/* clahe_blend_packed8 () of the 16 columns from x, which share the cell of
+ * table @c */
 inline __attribute__ ((always_inline)) uint16
 clahe_blend_packed16 (const __local uint * c, const __global uint * xtab,
     int width, int x, float ya, float ya1, const __global uchar * s)
@@ -785,15 +803,8 @@ clahe_blend_packed16 (const __local uint * c, const __global uint * xtab,
   const uint16 e = (uint16) (c[i.s0], c[i.s1], c[i.s2], c[i.s3], c[i.s4],
       c[i.s5], c[i.s6], c[i.s7], c[i.s8], c[i.s9], c[i.sa], c[i.sb],
       c[i.sc], c[i.sd], c[i.se], c[i.sf]);
-  const uint16 byte = (uint16) (0xff);
-  const float16 a = convert_float16 (as_int16 (e & byte));
-  const float16 b = convert_float16 (as_int16 ((e >> 8) & byte));
-  const float16 cc = convert_float16 (as_int16 ((e >> 16) & byte));
-  const float16 d = convert_float16 (as_int16 (e >> 24));
-  const float16 xa = as_float16 (vload16 (0, xtab + 2 * width + x));
-  const float16 xa1 = as_float16 (vload16 (0, xtab + 3 * width + x));
-  const float16 res = (a * xa1 + b * xa) * ya1 + (cc * xa1 + d * xa) * ya;
-  return as_uint16 (convert_int16 ((res + 8388608.0f) - 8388608.0f));
+  return clahe_blend_bytes16 (e, xtab + 2 * width + x,
+      xtab + 3 * width + x, ya, ya1);
 }
 
 /* clahe_blend_quad () of the 8 columns from x, in 8 lanes: the lanes'
