@@ -886,16 +886,17 @@ clahe_blend_quads (const __global uchar * src, int src_stride,
     const __global uchar *srow = src + (size_t) y * src_stride;
     __global uchar *drow = dst + (size_t) y * dst_stride;
     CLAHE_QUADS_ROW (y, clahe_fill_quads8);
-    for (x = x0; x + 8 <= x1; x += 8) {
+    for (x = x0; x + 8 <= x1;) {
       const __global uint *xq = xtab + 4 * width + x;
       if (CLAHE_X16 && x + 16 <= x1 && xq[0] == xq[15]) {
         *(__global clahe_uchar16_u *) (drow + x) = convert_uchar16
             (clahe_blend_packed16 (q + xq[0], xtab, width, x, ya, ya1, srow));
+        x += 16;
+      } else {
+        *(__global clahe_uchar8_u *) (drow + x) = convert_uchar8
+            (clahe_blend_packed8 (q, xtab, width, x, ya, ya1, srow));
         x += 8;
-        continue;
       }
-      *(__global clahe_uchar8_u *) (drow + x) = convert_uchar8
-          (clahe_blend_packed8 (q, xtab, width, x, ya, ya1, srow));
     }
     for (; x < x1; x++)
       drow[x] = (uchar) clahe_blend_entries (clahe_unpack_quad (q[xtab[4 *

@@ -384,6 +384,10 @@ TM_420 (8, 4, tm_x8_rgb, TM_ZIP8, tm_x8_store4);
 #define TM_X16 0
 #endif
 
+/* whether the rows of format @f go 16 pixels at a time (4:2:0) */
+#define TM_ROWS16(f) (TM_X16 && (f).s0 != GST_CL_TONEMAP_KIND_RGBA && \
+    (f).s1 == 1)
+
 /* each of 8 values twice */
 #define TM_TWICE16(c) (float16) (c.s0, c.s0, c.s1, c.s1, c.s2, c.s2, c.s3, \
     c.s3, c.s4, c.s4, c.s5, c.s5, c.s6, c.s6, c.s7, c.s7)
@@ -430,16 +434,14 @@ tonemap_map_x8 (const __global uchar * src, int8 f, int8 g,
   const int nbx = (width + (1 << f.s1) - 1) >> f.s1, by = get_global_id (1);
   const int bh = 1 << f.s2;
   const int full = (by + 1) * bh <= height ? width & ~7 : 0;
-  int x;
+  int x = 0;
 
   if (by * bh >= height)
     return;
-  if (TM_X16 && f.s0 != GST_CL_TONEMAP_KIND_RGBA && f.s1 == 1)
-    for (x = 0; x + 16 <= full; x += 16)
+  if (TM_ROWS16 (f))
+    for (; x + 16 <= full; x += 16)
       tm_x16_420 (src, f, g, dst, df, dg, by, x, cfg, lut, gain, lt,
           hlg_peak);
-  else
-    x = 0;
   for (; x < full; x += 8) {
     if (f.s0 == GST_CL_TONEMAP_KIND_RGBA)
       tm_x8_rgba (src, f, g, dst, df, dg, by, x, cfg, lut, gain, lt,
@@ -455,6 +457,25 @@ tonemap_map_x8 (const __global uchar * src, int8 f, int8 g,
     tm_block (src, f, g, dst, df, dg, bx, by, width, height, cfg, lut, gain,
         lt, hlg_peak);
 }
+
+/* tm_bins8 (cfg, lut, hlg_peak, r, g, b), tm_bins16: the histogram bins of
+ * N pixels of R'G'B'. PQ (max (R, G, B)) is max (R', G', B') for PQ
+ * input: no light, no table (the lookups were a third of the kernel's
+ * time). */
+#define TM_BINS(N) \
+inline __attribute__ ((always_inline)) int##N \
+tm_bins##N (__constant float *cfg, const __global float2 * lut, \
+    float hlg_peak, float##N r, float##N g, float##N b) \
+{ \
+  const float##N s = cfg[GST_CL_TONEMAP_CFG_HLG] == 0.0f ? \
+      max (max (r, g), b) : tm_x##N##_linear (cfg, lut, hlg_peak, &r, &g, \
+      &b); \
+  return min (convert_int##N (s * GST_CL_TONEMAP_BINS), \
+      GST_CL_TONEMAP_BINS - 1); \
+}
+
+TM_BINS (8);
+TM_BINS (16);
 
 /* The histogram of the same frames: rows of blocks per work-item into a
  * private table, added to hist once per work-item */
@@ -475,16 +496,13 @@ tonemap_hist_x8 (const __global uchar * src, int8 f, int8 g, int width,
   for (int by = by0; by < min (by0 + rows, nby); by++) {
     const int full = (by + 1) * bh <= height ? width & ~7 : 0;
     int x = 0;
-    if (TM_X16 && f.s0 != GST_CL_TONEMAP_KIND_RGBA && f.s1 == 1)
+    if (TM_ROWS16 (f))
       for (; x + 16 <= full; x += 16)
         for (int row = 0; row < 2; row++) {
           float16 r, gg, b;
           int16 bin;
           tm_x16_rgb420 (src, f, g, 2 * by + row, x, cfg, &r, &gg, &b);
-          bin = min (convert_int16 ((cfg[GST_CL_TONEMAP_CFG_HLG] == 0.0f ?
-                      max (max (r, gg), b) : tm_x16_linear (cfg, lut,
-                          hlg_peak, &r, &gg, &b)) * GST_CL_TONEMAP_BINS),
-              GST_CL_TONEMAP_BINS - 1);
+          bin = tm_bins16 (cfg, lut, hlg_peak, r, gg, b);
           h[bin.s0]++; h[bin.s1]++; h[bin.s2]++; h[bin.s3]++;
           h[bin.s4]++; h[bin.s5]++; h[bin.s6]++; h[bin.s7]++;
           h[bin.s8]++; h[bin.s9]++; h[bin.sa]++; h[bin.sb]++;
@@ -495,12 +513,7 @@ tonemap_hist_x8 (const __global uchar * src, int8 f, int8 g, int width,
         float8 r, gg, b;
         int8 bin;
         tm_x8_rgb (src, f, g, by * bh + row, x, cfg, &r, &gg, &b);
-        /* PQ (max (R, G, B)) is max (R', G', B') for PQ input: no light,
-         * no table (the lookups were a third of the kernel's time) */
-        bin = min (convert_int8 ((cfg[GST_CL_TONEMAP_CFG_HLG] == 0.0f ?
-                    max (max (r, gg), b) : tm_x8_linear (cfg, lut, hlg_peak,
-                        &r, &gg, &b)) * GST_CL_TONEMAP_BINS),
-            GST_CL_TONEMAP_BINS - 1);
+        bin = tm_bins8 (cfg, lut, hlg_peak, r, gg, b);
         h[bin.s0]++; h[bin.s1]++; h[bin.s2]++; h[bin.s3]++;
         h[bin.s4]++; h[bin.s5]++; h[bin.s6]++; h[bin.s7]++;
       }

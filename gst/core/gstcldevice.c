@@ -367,17 +367,16 @@ device_new (Candidate * c, GError ** error)
     clGetDeviceInfo (c->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof (cu), &cu,
         NULL);
     self->compute_units = MAX (cu, 1);
-    cu = 1;
-    clGetDeviceInfo (c->device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT,
-        sizeof (cu), &cu, NULL);
-    self->simd_floats = MAX (cu, 1);
   }
   {
     /* GST_CL_SIMD_FLOATS=16 takes the CPU kernels' 16-lane paths on CPUs
      * of 8-float registers too, so that the tests check them there */
     const gchar *env = g_getenv ("GST_CL_SIMD_FLOATS");
-    if (env)
-      self->simd_floats = MAX (g_ascii_strtoull (env, NULL, 10), 1);
+    cl_uint width = 1;
+    clGetDeviceInfo (c->device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT,
+        sizeof (width), &width, NULL);
+    self->simd_floats = env ? g_ascii_strtoull (env, NULL, 10) : width;
+    self->simd_floats = MAX (self->simd_floats, 1);
   }
   clGetDeviceInfo (c->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof (cl_ulong),
       &self->max_alloc, NULL);

@@ -61,6 +61,7 @@ static gchar *
 program_options (GstClDevice * device, const gchar * name,
     const gchar * defines, gchar ** key)
 {
+  const gboolean cpu = !gst_cl_device_builds_gpu_kernels (device);
   const gchar *extra;
   gchar *options;
 
@@ -74,9 +75,8 @@ program_options (GstClDevice * device, const gchar * name,
    * float16 takes two, and the 8-lane paths keep them free */
   extra = g_getenv ("GST_CL_BUILD_OPTIONS");
   options = g_strdup_printf ("-cl-std=CL1.2%s%s%s%s%s%s",
-      gst_cl_device_builds_gpu_kernels (device) ? "" : " -DGST_CL_CPU=1",
-      !gst_cl_device_builds_gpu_kernels (device) && device->simd_floats >= 16
-      ? " -DGST_CL_CPU16=1" : "",
+      cpu ? " -DGST_CL_CPU=1" : "",
+      cpu && device->simd_floats >= 16 ? " -DGST_CL_CPU16=1" : "",
       defines ? " " : "", defines ? defines : "", extra ? " " : "",
       extra ? extra : "");
   *key = g_strdup_printf ("%s|%s", name, options);
