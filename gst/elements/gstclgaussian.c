@@ -229,19 +229,22 @@ gst_cl_gaussian_configure (GstClBaseFilter * base, const GstVideoInfo * info,
   self->wide = GST_CL_PLANE_IS_WIDE (plane);
   /* where frames take the GPU shape, build the band kernel of the radius
    * now rather than while frames wait (ensure_band_kernel) */
-  if (!self->wide && !plane->is_image
-      && gst_cl_base_filter_expects_tiles (base)) {
+  if (!plane->is_image && gst_cl_base_filter_expects_tiles (base)) {
     guint16 w[GST_CL_GAUSSIAN_MAX_RADIUS + 1];
-    guint radius;
+    gfloat wf[GST_CL_GAUSSIAN_MAX_RADIUS + 1];
+    guint radius, radius_in_use;
     gdouble sigma;
+    gboolean binomial;
     GST_OBJECT_LOCK (self);
     radius = self->radius;
     sigma = self->sigma;
     GST_OBJECT_UNLOCK (self);
-    radius = gst_cl_gaussian_weights_q8 (radius, sigma, w);
-    if (!gst_cl_gaussian_weights_q8_is_binomial (radius, w))
+    radius_in_use = gst_cl_gaussian_weights_q8 (radius, sigma, w);
+    gst_cl_gaussian_weights_float (radius, sigma, wf, &binomial);
+    if (!(self->wide ? binomial :
+            gst_cl_gaussian_weights_q8_is_binomial (radius_in_use, w)))
       gst_cl_gaussian_band_prepare (self->band,
-          GST_CL_BASE_TRANSFORM (base)->device, radius, w, plane,
+          GST_CL_BASE_TRANSFORM (base)->device, radius_in_use, w, wf, plane,
           gst_cl_base_filter_expected_group (base));
   }
   return TRUE;
@@ -659,9 +662,9 @@ launch_gpu_one_pass (GstClGaussian * self, const GstClPlane * src,
     gboolean wide, gboolean * done, GError ** error)
 {
   *done = FALSE;
-  if (!wide && !gst_cl_gaussian_band_launch (self->band, work, src, dst, l,
-          self->radius_in_use, self->weights, self->weights_mem, done,
-          error))
+  if (!gst_cl_gaussian_band_launch (self->band, work, src, dst, l,
+          self->radius_in_use, self->weights, self->weights_f,
+          self->weights_mem, done, error))
     return FALSE;
   if (*done || l->chunk != 1)
     return TRUE;

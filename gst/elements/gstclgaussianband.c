@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
-/* gstclgaussianband.c: clgaussian's band kernel on GPUs
- * (kernels/gaussian_band.cl): a program built for each blur, pixel format
- * and work-group size, so that its taps are immediates, the alpha byte
+/* gstclgaussianband.c: clgaussian's band kernels on GPUs
+ * (kernels/gaussian_band.cl for 8-bit planes, gaussian_band_wide.cl for
+ * one-sample planes of 16-bit samples): a program built for each blur,
+ * pixel format and work-group size, so that its taps are immediates, the alpha byte
  * costs nothing and local memory is addressed by immediate offsets
  * (docs/design.md, "Kernels"). A build for caps or for the tuner's frames
  * happens at once; one for a blur changed while playing happens in a
@@ -23,14 +24,21 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_gaussian_band_debug);
  * sweep on a GPU (bench/probes/band.c); the tuner may pick others
  * (docs/tuning.md) */
 #define BAND_GROUP 128
+/* the same, of 8 bytes each, and the rows of a block and of a band, for
+ * gaussian_band_wide */
+#define WIDE_GROUP 64
+#define WIDE_BLOCK_ROWS 8
+#define WIDE_ROWS 32
 
 /* What a build of gaussian_band is for: each field is a constant of the
  * program (its -D options, band_defines) */
 typedef struct
 {
+  gboolean wide;                /* gaussian_band_wide: 16-bit samples */
   guint radius, step;
   gint alpha;                   /* the byte copied unchanged; -1: none */
   guint16 weights[GST_CL_GAUSSIAN_BAND_MAX_RADIUS + 1];
+  gfloat weights_f[GST_CL_GAUSSIAN_BAND_MAX_RADIUS + 1];   /* wide */
   guint group;
   GstClDotProducts dot;         /* GST_CL_DOT_NONE: multiply-adds */
 } BandBuild;
@@ -77,10 +85,13 @@ band_block_rows (guint step, gboolean dot)
 
 /* The words at each end of a band of gaussian_band that only feed their
  * neighbours (HALO_ITEMS of kernels/gaussian_band.cl): the radius' bytes in
- * whole words, and for 4-byte pixels in whole blocks of 4 pixels. */
+ * whole words, and for 4-byte pixels in whole blocks of 4 pixels;
+ * gaussian_band_wide's work-items of 4 samples (HALO_ITEMS there). */
 static gsize
-band_halo_items (guint radius, guint step)
+band_halo_items (guint radius, guint step, gboolean wide)
 {
+  if (wide)
+    return (radius + 3) / 4;
   if (step == 4)
     return GST_ROUND_UP_4 (radius);
   return ((gsize) radius * step + 3) / 4;
@@ -91,11 +102,11 @@ band_halo_items (guint radius, guint step)
  * side that only feed their neighbours; for 4-byte pixels a multiple of 4
  * (the horizontal pass takes blocks of 4 work-items' sums) */
 static gsize
-band_group (gsize requested, guint radius, guint step)
+band_group (gsize requested, guint radius, guint step, gboolean wide)
 {
-  gsize group = requested ? requested : BAND_GROUP;
+  gsize group = requested ? requested : wide ? WIDE_GROUP : BAND_GROUP;
 
-  group = MAX (group, 2 * band_halo_items (radius, step) + 8);
+  group = MAX (group, 2 * band_halo_items (radius, step, wide) + 8);
   return step == 4 ? GST_ROUND_UP_4 (group) : group;
 }
 
@@ -103,19 +114,29 @@ band_group (gsize requested, guint radius, guint step)
  * @weights (centre first) on pixels of @step bytes whose byte @alpha (-1:
  * none) is copied, in work-groups of @group, on @device: in dot products
  * where it has them, for 1- and 4-byte pixels and weights that fit a byte
- * (all but the narrowest blurs; docs/performance.md) */
+ * (all but the narrowest blurs; docs/performance.md). @wide: of
+ * gaussian_band_wide, for one-sample planes of 16-bit samples, with the
+ * float @weights_f instead. */
 static void
 band_build_init (BandBuild * b, GstClDevice * device, guint radius,
-    guint step, gint alpha, const guint16 * weights, gsize group)
+    guint step, gint alpha, const guint16 * weights, const gfloat * weights_f,
+    gboolean wide, gsize group)
 {
   guint i;
 
   memset (b, 0, sizeof (*b));
+  b->wide = wide;
   b->radius = radius;
+  b->group = group;
+  if (wide) {
+    b->step = 1;
+    b->alpha = -1;
+    memcpy (b->weights_f, weights_f, (radius + 1) * sizeof (gfloat));
+    return;
+  }
   b->step = step;
   b->alpha = alpha;
   memcpy (b->weights, weights, (radius + 1) * sizeof (guint16));
-  b->group = group;
   b->dot = step == 1 || step == 4 ? device->dot_products : GST_CL_DOT_NONE;
   for (i = 0; i <= radius; i++)
     if (weights[i] > 255)
@@ -127,18 +148,30 @@ band_build_init (BandBuild * b, GstClDevice * device, guint radius,
 static gboolean
 band_build_equal (const BandBuild * a, const BandBuild * b)
 {
-  return a->radius == b->radius && a->step == b->step
+  return a->wide == b->wide && a->radius == b->radius && a->step == b->step
       && a->alpha == b->alpha && a->group == b->group && a->dot == b->dot
-      && memcmp (a->weights, b->weights, sizeof (a->weights)) == 0;
+      && memcmp (a->weights, b->weights, sizeof (a->weights)) == 0
+      && memcmp (a->weights_f, b->weights_f, sizeof (a->weights_f)) == 0;
 }
 
-/* the build options of @b (kernels/gaussian_band.cl) */
+/* the build options of @b (kernels/gaussian_band.cl, or
+ * gaussian_band_wide.cl: the float weights as hexadecimal literals, which
+ * are exact) */
 static gchar *
 band_defines (const BandBuild * b)
 {
   GString *defines = g_string_new (NULL);
   guint i;
 
+  if (b->wide) {
+    g_string_printf (defines, "-DGST_CL_RADIUS=%u -DGST_CL_GROUP=%u "
+        "-DGST_CL_BLOCK=%u -DGST_CL_FWEIGHTS=", b->radius, b->group,
+        WIDE_BLOCK_ROWS);
+    for (i = 0; i <= b->radius; i++)
+      g_string_append_printf (defines, "%s%af", i ? "," : "",
+          (gdouble) b->weights_f[i]);
+    return g_string_free (defines, FALSE);
+  }
   g_string_printf (defines, "-DGST_CL_RADIUS=%u -DGST_CL_STEP=%u "
       "-DGST_CL_ALPHA=%d -DGST_CL_GROUP=%u -DGST_CL_WEIGHTS=%u", b->radius,
       b->step, b->alpha, b->group, b->weights[0]);
@@ -149,18 +182,27 @@ band_defines (const BandBuild * b)
   return g_string_free (defines, FALSE);
 }
 
+/* the program of @b, and its kernel's name */
+static const gchar *
+band_program (const BandBuild * b)
+{
+  return b->wide ? "gaussian_band_wide" : "gaussian_band";
+}
+
 static cl_kernel
 build_band_kernel (GstClDevice * device, const BandBuild * b, GError ** error)
 {
   gchar *defines = band_defines (b);
+  const gchar *name = band_program (b);
   cl_program program;
   cl_kernel k = NULL;
 
-  program = gst_cl_device_get_program_with_defines (device, "gaussian_band",
+  program = gst_cl_device_get_program_with_defines (device, name,
+      b->wide ? gst_cl_source_gaussian_band_wide :
       gst_cl_source_gaussian_band, defines, error);
   g_free (defines);
   if (program) {
-    k = gst_cl_kernel_new (program, "gaussian_band", error);
+    k = gst_cl_kernel_new (program, name, error);
     clReleaseProgram (program);
   }
   return k;
@@ -202,7 +244,8 @@ install_band_kernel (GstClGaussianBand * band, GstClDevice * device,
             "one.", b->radius), ("%s", GST_STR_NULL (why)));
   else
     GST_DEBUG_OBJECT (band->owner, "band kernel for radius %u, %u-byte "
-        "pixels, alpha byte %d", b->radius, b->step, b->alpha);
+        "pixels, alpha byte %d%s", b->radius, b->step, b->alpha,
+        b->wide ? ", 16-bit samples" : "");
 }
 
 /* Takes the background build's kernel once it is done (@wait: waits for
@@ -272,7 +315,7 @@ ensure_band_kernel (GstClGaussianBand * band, GstClDevice * device,
    * costs nothing */
   if (!now) {
     gchar *defines = band_defines (b);
-    now = gst_cl_device_has_program_with_defines (device, "gaussian_band",
+    now = gst_cl_device_has_program_with_defines (device, band_program (b),
         defines);
     g_free (defines);
   }
@@ -343,6 +386,7 @@ gst_cl_gaussian_band_free (GstClGaussianBand * band)
  * @radius: the blur's radius (beyond %GST_CL_GAUSSIAN_BAND_MAX_RADIUS:
  *   nothing to build)
  * @weights: its Q8 weights, centre first
+ * @weights_f: its float weights, centre first (planes of 16-bit samples)
  * @plane: the plane the caps give
  * @requested_group: the work-group size frames will ask for (0: default)
  *
@@ -351,44 +395,52 @@ gst_cl_gaussian_band_free (GstClGaussianBand * band)
  */
 void
 gst_cl_gaussian_band_prepare (GstClGaussianBand * band, GstClDevice * device,
-    guint radius, const guint16 * weights, const GstClPlane * plane,
-    gsize requested_group)
+    guint radius, const guint16 * weights, const gfloat * weights_f,
+    const GstClPlane * plane, gsize requested_group)
 {
+  const gboolean wide = GST_CL_PLANE_IS_WIDE (plane);
   BandBuild b;
 
-  if (radius > GST_CL_GAUSSIAN_BAND_MAX_RADIUS)
+  if (radius > GST_CL_GAUSSIAN_BAND_MAX_RADIUS || (wide && plane->step != 1))
     return;
   band_build_init (&b, device, radius, plane->step, plane->alpha, weights,
-      band_group (requested_group, radius, plane->step));
+      weights_f, wide, band_group (requested_group, radius, plane->step,
+          wide));
   ensure_band_kernel (band, device, &b, TRUE);
 }
 
 /* whether gaussian_band can filter @src into @dst with @l: radius up to
  * the maximum, a work-item a unit, rows of whole words on word-aligned
- * memory, and planes under 2 GiB (the kernel's byte offsets are 32-bit) */
+ * memory, and planes under 2 GiB (the kernel's byte offsets are 32-bit);
+ * gaussian_band_wide: one-sample pixels, rows of whole 8-byte words on
+ * memory aligned to them */
 static gboolean
 band_applies (const GstClPlane * src, const GstClPlane * dst,
-    const GstClLaunch * l, guint radius)
+    const GstClLaunch * l, guint radius, gboolean wide)
 {
+  const guint word = wide ? 8 : 4;
+
   return radius <= GST_CL_GAUSSIAN_BAND_MAX_RADIUS && l->chunk == 1
-      && src->stride % 4 == 0 && dst->stride % 4 == 0
+      && src->stride % word == 0 && dst->stride % word == 0
+      && (!wide || src->step == 1)
       && (src->alpha < 0 || 4 % src->step == 0)
       && (guint64) src->stride * src->height <= G_MAXINT32
       && (guint64) dst->stride * src->height <= G_MAXINT32
-      && gst_cl_mem_is_aligned (src->mem, 4)
-      && gst_cl_mem_is_aligned (dst->mem, 4);
+      && gst_cl_mem_is_aligned (src->mem, word)
+      && gst_cl_mem_is_aligned (dst->mem, word);
 }
 
 /**
  * gst_cl_gaussian_band_launch:
  * @band: a band kernel
  * @work: the frame's work
- * @src: the source plane (8-bit buffer)
+ * @src: the source plane (a buffer)
  * @dst: the destination plane
  * @l: the GPU shape, as gst_cl_frame_work_launch_shape() gave it
  * @radius: the blur's radius
  * @weights: its Q8 weights, centre first
- * @weights_mem: the same weights on the device
+ * @weights_f: its float weights, centre first (planes of 16-bit samples)
+ * @weights_mem: the Q8 weights on the device
  * @done: (out): whether the band kernel was enqueued
  * @error: a #GError
  *
@@ -402,10 +454,11 @@ band_applies (const GstClPlane * src, const GstClPlane * dst,
 gboolean
 gst_cl_gaussian_band_launch (GstClGaussianBand * band, GstClFrameWork * work,
     const GstClPlane * src, const GstClPlane * dst, const GstClLaunch * l,
-    guint radius, const guint16 * weights, cl_mem weights_mem,
-    gboolean * done, GError ** error)
+    guint radius, const guint16 * weights, const gfloat * weights_f,
+    cl_mem weights_mem, gboolean * done, GError ** error)
 {
   GstClDevice *device = work->device;
+  const gboolean wide = GST_CL_PLANE_IS_WIDE (src);
   guint block_rows;
   gsize group, halo_items, local_bytes;
   cl_int rows;
@@ -414,16 +467,18 @@ gst_cl_gaussian_band_launch (GstClGaussianBand * band, GstClFrameWork * work,
   BandBuild build;
 
   *done = FALSE;
-  if (!band_applies (src, dst, l, radius))
+  if (!band_applies (src, dst, l, radius, wide))
     return TRUE;
-  /* a band: `group` words across, halo_items of them each side feeding
-   * only their neighbours */
-  halo_items = band_halo_items (radius, src->step);
-  group = band_group (l->group_auto ? 0 : l->local[0], radius, src->step);
+  /* a band: `group` work-items across, halo_items of them each side
+   * feeding only their neighbours */
+  halo_items = band_halo_items (radius, src->step, wide);
+  group = band_group (l->group_auto ? 0 : l->local[0], radius, src->step,
+      wide);
   band_build_init (&build, device, radius, src->step, src->alpha, weights,
-      group);
+      weights_f, wide, group);
   /* the block's sums: 4 floats a work-item and row, or 4 16-bit values */
-  block_rows = band_block_rows (src->step, build.dot != GST_CL_DOT_NONE);
+  block_rows = wide ? WIDE_BLOCK_ROWS : band_block_rows (src->step,
+      build.dot != GST_CL_DOT_NONE);
   local_bytes = group * block_rows * 4 * (build.dot != GST_CL_DOT_NONE ?
       sizeof (guint16) : sizeof (gfloat));
   if (group > device->max_work_group_size
@@ -432,13 +487,23 @@ gst_cl_gaussian_band_launch (GstClGaussianBand * band, GstClFrameWork * work,
   if (!(k = ensure_band_kernel (band, device, &build, work->tuning))
       || group > band->max_group)
     return TRUE;
-  rows = l->rows_auto ? (cl_int) block_rows : l->rows;
+  rows = !l->rows_auto ? l->rows : wide ? WIDE_ROWS : (cl_int) block_rows;
   b.local[0] = group;
   b.local[1] = 1;
   b.global[0] = (src->units + (group - 2 * halo_items) * 4 - 1) /
       ((group - 2 * halo_items) * 4) * group;
   b.global[1] = (src->height + rows - 1) / rows;
   *done = TRUE;
+  if (wide) {
+    const cl_int shift = src->shift;
+    const cl_uint wmask = ((1u << src->depth) - 1) << src->shift;
+    return gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
+        GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+        GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
+        GST_CL_ARG (src->height), GST_CL_ARG (rows), GST_CL_ARG (shift),
+        GST_CL_ARG (wmask), GST_CL_ARGS_END)
+        && gst_cl_frame_work_enqueue (work, k, &b, error);
+  }
   return gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
       GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
       GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),

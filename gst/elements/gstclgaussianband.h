@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later (see COPYING) */
-/* gstclgaussianband.h: clgaussian's band kernel (kernels/gaussian_band.cl),
- * its builds and its launch. */
+/* gstclgaussianband.h: clgaussian's band kernels (kernels/gaussian_band.cl,
+ * gaussian_band_wide.cl), their builds and their launch. */
 #pragma once
 
 #include "core/gstclframework.h"
@@ -19,11 +19,13 @@ void gst_cl_gaussian_band_reset (GstClGaussianBand * band);
 
 void gst_cl_gaussian_band_prepare (GstClGaussianBand * band,
     GstClDevice * device, guint radius, const guint16 * weights,
-    const GstClPlane * plane, gsize requested_group);
+    const gfloat * weights_f, const GstClPlane * plane,
+    gsize requested_group);
 
 gboolean gst_cl_gaussian_band_launch (GstClGaussianBand * band,
     GstClFrameWork * work, const GstClPlane * src, const GstClPlane * dst,
     const GstClLaunch * l, guint radius, const guint16 * weights,
-    cl_mem weights_mem, gboolean * done, GError ** error);
+    const gfloat * weights_f, cl_mem weights_mem, gboolean * done,
+    GError ** error);
 
 G_END_DECLS
