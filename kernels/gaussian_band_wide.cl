@@ -18,7 +18,10 @@
  * A work-item holds the 2 R + BLOCK rows of its four columns that a
  * block's vertical sums read, as floats in registers: the 2 R rows below
  * a block are the top of the next one, so each row of the frame is loaded
- * once a band (and 2 R more rows at its start). The block's vertical sums
+ * once a band (and 2 R more rows at its start). The registers bound the
+ * block (4 rows: 18 rows of 4 floats at radius 7); loading the next
+ * block's rows before summing this one's took more registers and more
+ * time (docs/performance.md). The block's vertical sums
  * go to local memory; after one barrier each work-item that is not the
  * band's halo (HALO_ITEMS each side, which only feed their neighbours)
  * sums its four samples' horizontal neighbours there. Rows and planes are

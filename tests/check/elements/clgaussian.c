@@ -1099,7 +1099,7 @@ GST_END_TEST;
 /* The GPU band kernel of 16-bit samples (kernels/gaussian_band_wide.cl,
  * built per radius for one-sample planes): radii 2 to 16 and 17 beyond it
  * (the ring kernel of gaussian16.cl), the narrowest group a radius allows
- * and rows of bands shorter than a block of 8 and longer than the default
+ * and rows of bands shorter than a block of 4 and longer than the default
  * 32; widths under one work-item, one band and several (a default band
  * writes 240 samples), heights inside one block, across blocks and across
  * bands; rows of whole 8-byte words (default strides of widths that
