@@ -154,3 +154,42 @@ gst_cl_hsum8_packed (const __global uchar * row, int x, int units, int step,
       ((r >> 8) & GST_CL_EVEN_BYTES);
   *centre = c;
 }
+
+/* clgaussian's horizontal pass of more than 8 bits for one-sample pixels
+ * (planes of luma or gray), shared by gaussian16.cl and
+ * gaussian_band_wide.cl so that their operations are the same: the sum of
+ * the four samples at v4 of a row of float vertical sums over the taps
+ * 1..radius of weights wt, the taps' neighbours from aligned float4 loads,
+ * four taps a load each side (v4 is on a multiple of four samples, and the
+ * row holds whole groups of four around it), in the order of gaussian16's
+ * general case (tile16_hsum) */
+inline float4
+gst_cl_hsum_float4 (const __local float4 * v4, __constant float * wt, int radius)
+{
+  float4 acc = v4[0] * wt[0];
+  float4 lo_prev = v4[0], hi_prev = v4[0];
+
+  for (int k = 1; 4 * k - 3 <= radius; k++) {
+    const float4 lo = v4[-k], hi = v4[k];
+    /* taps 4k-3 .. 4k: left windows start 3, 2, 1, 0 samples into lo,
+     * right windows 1, 2, 3, 4 samples past hi_prev's start */
+    const float4 l1 = (float4) (lo.s3, lo_prev.s012);
+    const float4 r1 = (float4) (hi_prev.s123, hi.s0);
+    acc = fma (l1 + r1, (float4) (wt[4 * k - 3]), acc);
+    if (4 * k - 2 <= radius) {
+      const float4 l2 = (float4) (lo.s23, lo_prev.s01);
+      const float4 r2 = (float4) (hi_prev.s23, hi.s01);
+      acc = fma (l2 + r2, (float4) (wt[4 * k - 2]), acc);
+    }
+    if (4 * k - 1 <= radius) {
+      const float4 l3 = (float4) (lo.s123, lo_prev.s0);
+      const float4 r3 = (float4) (hi_prev.s3, hi.s012);
+      acc = fma (l3 + r3, (float4) (wt[4 * k - 1]), acc);
+    }
+    if (4 * k <= radius)
+      acc = fma (lo + hi, (float4) (wt[4 * k]), acc);
+    lo_prev = lo;
+    hi_prev = hi;
+  }
+  return acc;
+}

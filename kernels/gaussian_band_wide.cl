@@ -21,12 +21,12 @@
  * once a band (and 2 R more rows at its start). The registers bound the
  * block (4 rows: 18 rows of 4 floats at radius 7); loading the next
  * block's rows before summing this one's took more registers and more
- * time (docs/performance.md). The block's vertical sums
- * go to local memory; after one barrier each work-item that is not the
- * band's halo (HALO_ITEMS each side, which only feed their neighbours)
- * sums its four samples' horizontal neighbours there. Rows and planes are
- * 8-byte aligned, and planes under 2 GiB (the host checks: 32-bit
- * offsets). */
+ * time (docs/performance.md). The block's vertical sums go to local
+ * memory; after one barrier each work-item that is not the band's halo
+ * (HALO_ITEMS each side, which only feed their neighbours) sums its four
+ * samples' horizontal neighbours there (gst_cl_hsum_float4 of common.cl,
+ * as gaussian16.cl's kernels do). Rows and planes are 8-byte aligned, and
+ * planes under 2 GiB (the host checks: 32-bit offsets). */
 
 #define R GST_CL_RADIUS
 #define GROUP GST_CL_GROUP
@@ -54,34 +54,6 @@ wide_row (__global const ushort * src, int ss, int units, int height, int x,
         row[clamp (x + 1, 0, units - 1)], row[clamp (x + 2, 0, units - 1)],
         row[clamp (x + 3, 0, units - 1)]);
   return convert_float4 (s & (ushort4) ((ushort) wmask));
-}
-
-/* the horizontal sums of the four samples at v4 of a row of vertical sums:
- * tile16_hsum1 () with the weights of the build (the same operations in
- * the same order) */
-inline float4
-wide_hsum (const __local float4 * v4)
-{
-  float4 acc = v4[0] * wide_weights[0];
-  float4 lo_prev = v4[0], hi_prev = v4[0];
-
-#pragma unroll
-  for (int k = 1; 4 * k - 3 <= R; k++) {
-    const float4 lo = v4[-k], hi = v4[k];
-    acc = fma ((float4) (lo.s3, lo_prev.s012) + (float4) (hi_prev.s123,
-            hi.s0), (float4) (wide_weights[4 * k - 3]), acc);
-    if (4 * k - 2 <= R)
-      acc = fma ((float4) (lo.s23, lo_prev.s01) + (float4) (hi_prev.s23,
-              hi.s01), (float4) (wide_weights[4 * k - 2]), acc);
-    if (4 * k - 1 <= R)
-      acc = fma ((float4) (lo.s123, lo_prev.s0) + (float4) (hi_prev.s3,
-              hi.s012), (float4) (wide_weights[4 * k - 1]), acc);
-    if (4 * k <= R)
-      acc = fma (lo + hi, (float4) (wide_weights[4 * k]), acc);
-    lo_prev = lo;
-    hi_prev = hi;
-  }
-  return acc;
 }
 
 /* four results to sample x of a row (those before `units`) */
@@ -147,8 +119,8 @@ gaussian_band_wide (__global const ushort * src, int src_stride,
       for (int r = 0; r < BLOCK; r++)
         if (y + r < y1)
           wide_store (dst + (uint) (y + r) * (uint) ds + x,
-              wide_hsum (sums + r * GROUP + lx), x, units, scale, maxv,
-              shift);
+              gst_cl_hsum_float4 (sums + r * GROUP + lx, wide_weights, R),
+              x, units, scale, maxv, shift);
     }
     /* the next block overwrites the sums */
     barrier (CLK_LOCAL_MEM_FENCE);
