@@ -737,6 +737,41 @@ tile16_vertical (__constant float * wt, int rows, int radius, int tw4,
   }
 }
 
+/* tile16_hsum for one-sample pixels (planes of luma or gray): the taps'
+ * neighbours from aligned float4 loads, four taps a load each side (v is on
+ * a multiple of four samples, and the halo holds whole groups of four),
+ * in the same order of operations as the general case */
+inline float4
+tile16_hsum1 (const __local float4 * v4, __constant float * wt, int radius)
+{
+  float4 acc = v4[0] * wt[0];
+  float4 lo_prev = v4[0], hi_prev = v4[0];
+
+  for (int k = 1; 4 * k - 3 <= radius; k++) {
+    const float4 lo = v4[-k], hi = v4[k];
+    /* taps 4k-3 .. 4k: left windows start 3, 2, 1, 0 samples into lo,
+     * right windows 1, 2, 3, 4 samples past hi_prev's start */
+    const float4 l1 = (float4) (lo.s3, lo_prev.s012);
+    const float4 r1 = (float4) (hi_prev.s123, hi.s0);
+    acc = fma (l1 + r1, (float4) (wt[4 * k - 3]), acc);
+    if (4 * k - 2 <= radius) {
+      const float4 l2 = (float4) (lo.s23, lo_prev.s01);
+      const float4 r2 = (float4) (hi_prev.s23, hi.s01);
+      acc = fma (l2 + r2, (float4) (wt[4 * k - 2]), acc);
+    }
+    if (4 * k - 1 <= radius) {
+      const float4 l3 = (float4) (lo.s123, lo_prev.s0);
+      const float4 r3 = (float4) (hi_prev.s3, hi.s012);
+      acc = fma (l3 + r3, (float4) (wt[4 * k - 1]), acc);
+    }
+    if (4 * k <= radius)
+      acc = fma (lo + hi, (float4) (wt[4 * k]), acc);
+    lo_prev = lo;
+    hi_prev = hi;
+  }
+  return acc;
+}
+
 /* the horizontal sum of the four samples at v of a row of vertical sums */
 inline float4
 tile16_hsum (const __local float * v, __constant float * wt, int radius,
@@ -745,7 +780,7 @@ tile16_hsum (const __local float * v, __constant float * wt, int radius,
   float4 acc;
 
   if (step == 1)
-    return gst_cl_hsum_float4 ((const __local float4 *) v, wt, radius);
+    return tile16_hsum1 ((const __local float4 *) v, wt, radius);
   if (step == 4) {
     const __local float4 *v4 = (const __local float4 *) v;
     acc = v4[0] * wt[0];
@@ -879,12 +914,12 @@ gaussian16_buffer_band (__global const ushort * src, int src_stride,
     vs4[group + lx] = acc1;
     barrier (CLK_LOCAL_MEM_FENCE);
     if (writes) {
-      g16_store4 (dst + (size_t) y * ds + x, g16_result4
-          (gst_cl_hsum_float4 (vs4 + lx, wt, radius), scale, maxv, shift),
-          x, units, dst_aligned);
+      g16_store4 (dst + (size_t) y * ds + x, g16_result4 (tile16_hsum1 (vs4 +
+                  lx, wt, radius), scale, maxv, shift), x, units,
+          dst_aligned);
       if (y + 1 < y1)
         g16_store4 (dst + (size_t) (y + 1) * ds + x, g16_result4
-            (gst_cl_hsum_float4 (vs4 + group + lx, wt, radius), scale, maxv,
+            (tile16_hsum1 (vs4 + group + lx, wt, radius), scale, maxv,
                 shift), x, units, dst_aligned);
     }
   }

@@ -24,14 +24,13 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_gaussian_band_debug);
  * sweep on a GPU (bench/probes/band.c); the tuner may pick others
  * (docs/tuning.md) */
 #define BAND_GROUP 128
-/* the same, of 8 bytes each, and the rows of a block and of a band, for
- * gaussian_band_wide: the fastest of a sweep on an H200 (4K P010_10LE,
- * radius 7: blocks of 2, 4, 6 and 8 rows, 64 and 128 work-items, bands of
- * 16, 32 and 64 rows; a block of 4 rows holds 18 rows of 4 floats, and 96
- * registers a work-item) */
-#define WIDE_GROUP 64
+/* the same, of two 16-bit samples each, and the rows of a block and of a
+ * band, for gaussian_band_wide: the fastest of sweeps on an H200 (4K
+ * P010_10LE, radius 7: two and four samples a work-item, blocks of 2 to 8
+ * rows, 64 to 256 work-items, bands of 16 to 64 rows; docs/performance.md) */
+#define WIDE_GROUP 128
 #define WIDE_BLOCK_ROWS 4
-#define WIDE_ROWS 32
+#define WIDE_ROWS 16
 
 /* What a build of gaussian_band is for: each field is a constant of the
  * program (its -D options, band_defines) */
@@ -89,12 +88,12 @@ band_block_rows (guint step, gboolean dot)
 /* The words at each end of a band of gaussian_band that only feed their
  * neighbours (HALO_ITEMS of kernels/gaussian_band.cl): the radius' bytes in
  * whole words, and for 4-byte pixels in whole blocks of 4 pixels;
- * gaussian_band_wide's work-items of 4 samples (HALO_ITEMS there). */
+ * gaussian_band_wide's work-items of 2 samples (HALO_ITEMS there). */
 static gsize
 band_halo_items (guint radius, guint step, gboolean wide)
 {
   if (wide)
-    return (radius + 3) / 4;
+    return (radius + 1) / 2;
   if (step == 4)
     return GST_ROUND_UP_4 (radius);
   return ((gsize) radius * step + 3) / 4;
@@ -415,22 +414,19 @@ gst_cl_gaussian_band_prepare (GstClGaussianBand * band, GstClDevice * device,
 /* whether gaussian_band can filter @src into @dst with @l: radius up to
  * the maximum, a work-item a unit, rows of whole words on word-aligned
  * memory, and planes under 2 GiB (the kernel's byte offsets are 32-bit);
- * gaussian_band_wide: one-sample pixels, rows of whole 8-byte words on
- * memory aligned to them */
+ * gaussian_band_wide: one-sample pixels */
 static gboolean
 band_applies (const GstClPlane * src, const GstClPlane * dst,
     const GstClLaunch * l, guint radius, gboolean wide)
 {
-  const guint word = wide ? 8 : 4;
-
   return radius <= GST_CL_GAUSSIAN_BAND_MAX_RADIUS && l->chunk == 1
-      && src->stride % word == 0 && dst->stride % word == 0
+      && src->stride % 4 == 0 && dst->stride % 4 == 0
       && (!wide || src->step == 1)
       && (src->alpha < 0 || 4 % src->step == 0)
       && (guint64) src->stride * src->height <= G_MAXINT32
       && (guint64) dst->stride * src->height <= G_MAXINT32
-      && gst_cl_mem_is_aligned (src->mem, word)
-      && gst_cl_mem_is_aligned (dst->mem, word);
+      && gst_cl_mem_is_aligned (src->mem, 4)
+      && gst_cl_mem_is_aligned (dst->mem, 4);
 }
 
 /**
@@ -462,6 +458,8 @@ gst_cl_gaussian_band_launch (GstClGaussianBand * band, GstClFrameWork * work,
 {
   GstClDevice *device = work->device;
   const gboolean wide = GST_CL_PLANE_IS_WIDE (src);
+  /* the units (bytes, or 16-bit samples) a work-item covers */
+  const gsize per_item = wide ? 2 : 4;
   guint block_rows;
   gsize group, halo_items, local_bytes;
   cl_int rows;
@@ -479,10 +477,12 @@ gst_cl_gaussian_band_launch (GstClGaussianBand * band, GstClFrameWork * work,
       wide);
   band_build_init (&build, device, radius, src->step, src->alpha, weights,
       weights_f, wide, group);
-  /* the block's sums: 4 floats a work-item and row, or 4 16-bit values */
+  /* the block's sums: a float a unit of a work-item and row, or a 16-bit
+   * value */
   block_rows = wide ? WIDE_BLOCK_ROWS : band_block_rows (src->step,
       build.dot != GST_CL_DOT_NONE);
-  local_bytes = group * block_rows * 4 * (build.dot != GST_CL_DOT_NONE ?
+  local_bytes = group * block_rows * per_item *
+      (build.dot != GST_CL_DOT_NONE ?
       sizeof (guint16) : sizeof (gfloat));
   if (group > device->max_work_group_size
       || local_bytes > device->local_mem_size)
@@ -493,8 +493,8 @@ gst_cl_gaussian_band_launch (GstClGaussianBand * band, GstClFrameWork * work,
   rows = !l->rows_auto ? l->rows : wide ? WIDE_ROWS : (cl_int) block_rows;
   b.local[0] = group;
   b.local[1] = 1;
-  b.global[0] = (src->units + (group - 2 * halo_items) * 4 - 1) /
-      ((group - 2 * halo_items) * 4) * group;
+  b.global[0] = (src->units + (group - 2 * halo_items) * per_item - 1) /
+      ((group - 2 * halo_items) * per_item) * group;
   b.global[1] = (src->height + rows - 1) / rows;
   *done = TRUE;
   if (wide) {

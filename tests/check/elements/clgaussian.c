@@ -1108,14 +1108,13 @@ GST_END_TEST;
 /* The GPU band kernel of 16-bit samples (kernels/gaussian_band_wide.cl,
  * built per radius for one-sample planes): radii 1 (a sigma, not the
  * binomial) to 16 and 17 beyond it (the ring kernel of gaussian16.cl),
- * the narrowest group a radius allows
- * and rows of bands shorter than a block of 4 and longer than the default
- * 32; widths under one work-item, one band and several (a default band
- * writes 240 samples), heights inside one block, across blocks and across
- * bands; rows of whole 8-byte words (default strides of widths that
- * are a multiple of 4, strides padded by words) and not (other widths, odd
- * padding: those take the ring kernel of gaussian16.cl). Every output within the reference's
- * tolerance, and identical to the CPU-shaped kernels' (the tuner may pick
+ * the narrowest group a radius allows and rows of bands shorter than a
+ * block of 4 and longer than the default 16; widths under one work-item,
+ * one band and several (a default band writes 240 samples), heights
+ * inside one block, across blocks and across bands; rows of whole 4-byte
+ * words (default strides, strides padded by words) and not (odd padding:
+ * those take the ring kernel of gaussian16.cl). Every output within the
+ * reference's tolerance, and identical to the CPU-shaped kernels' (the tuner may pick
  * any of them). */
 GST_START_TEST (test_deep_band)
 {
