@@ -235,6 +235,13 @@ gst_cl_memory_free (GstAllocator * allocator, GstMemory * memory)
     if (m->write_event)
       gst_cl_event_wait (m->write_event, NULL);
   }
+  /* a transfer between the device copy and the staging copy reads or
+   * writes the staging memory through its mapped pointer, which holds no
+   * reference to it: it must end before that memory goes (a download
+   * started for a frame dropped unread wrote into freed memory, seen by
+   * ASan in lifecycle-copying) */
+  if (m->staging_event)
+    gst_cl_event_wait (m->staging_event, NULL);
   replace_event (&m->write_event, NULL);
   for (i = 0; i < GST_CL_MAX_QUEUES; i++)
     replace_event (&m->use_events[i], NULL);

@@ -165,6 +165,43 @@ GST_START_TEST (test_caps_changes)
 
 GST_END_TEST;
 
+/* Caps that change every frame in a chain: where frames are copied to
+ * the device (GST_CL_ZERO_COPY=0, the -copying run), the last element
+ * starts reading each output back for its system-memory consumer, and a
+ * frame the renegotiation frees before that transfer ends must not have
+ * it write into freed memory (ASan watches in build-asan;
+ * test_caps_changes met it about once in a hundred runs). */
+GST_START_TEST (test_caps_every_frame)
+{
+  static const struct
+  {
+    const gchar *format;
+    gint w, h;
+  } sizes[] = { {"GRAY8", 1, 1}, {"RGBA", 7, 5} };
+  const gchar *chain = "clgaussian ! cllaplace ! clhistogram";
+  GstHarness *h = gst_harness_new_parse (chain);
+  guint k;
+
+  for (k = 0; k < 200; k++) {
+    const guint s = k % G_N_ELEMENTS (sizes);
+    gchar *caps = test_caps_string (sizes[s].format, sizes[s].w, sizes[s].h);
+    GstVideoInfo info = test_info (sizes[s].format, sizes[s].w, sizes[s].h);
+    TestFrame f = test_frame_new (&info, CONTENT_RANDOM, FALSE, k);
+    GstBuffer *out;
+
+    gst_harness_set_caps_str (h, caps, caps);
+    out = test_push_pull (h, &f);
+    fail_unless (out != NULL);
+    gst_buffer_unref (out);
+    gst_buffer_unref (f.buffer);
+    g_free (caps);
+  }
+  gst_harness_teardown (h);
+  check_no_leak (chain);
+}
+
+GST_END_TEST;
+
 /* Properties changed from another thread while buffers flow. */
 GST_START_TEST (test_property_stress)
 {
@@ -293,6 +330,7 @@ lifecycle_suite (void)
   tcase_add_loop_test (tc, test_state_cycling, 0, G_N_ELEMENTS (elements));
   tcase_add_loop_test (tc, test_flushing_seeks, 0, G_N_ELEMENTS (elements));
   tcase_add_loop_test (tc, test_caps_changes, 0, N_ANY_FORMAT);
+  tcase_add_test (tc, test_caps_every_frame);
   tcase_add_loop_test (tc, test_property_stress, 0, 9);
   tcase_add_test (tc, test_many_elements_one_device);
   tcase_add_test (tc, test_two_pipelines_two_threads);
