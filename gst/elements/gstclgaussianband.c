@@ -2,10 +2,10 @@
 /* gstclgaussianband.c: clgaussian's band kernels on GPUs
  * (kernels/gaussian_band.cl for 8-bit planes, gaussian_band_wide.cl for
  * one-sample planes of 16-bit samples): a program built for each blur,
- * pixel format and work-group size, so that its taps are immediates, the alpha byte
- * costs nothing and local memory is addressed by immediate offsets
- * (docs/design.md, "Kernels"). A build for caps or for the tuner's frames
- * happens at once; one for a blur changed while playing happens in a
+ * pixel format and work-group size, so that its taps are immediates, the
+ * alpha byte costs nothing and local memory is addressed by immediate
+ * offsets (docs/design.md, "Kernels"). A build for caps or for the
+ * tuner's frames happens at once; one for a blur changed while playing happens in a
  * thread of its own, the element's other kernels filtering meanwhile, so
  * that the stream never waits for a compiler. */
 #ifdef HAVE_CONFIG_H

@@ -1114,8 +1114,8 @@ GST_END_TEST;
  * inside one block, across blocks and across bands; rows of whole 4-byte
  * words (default strides, strides padded by words) and not (odd padding:
  * those take the ring kernel of gaussian16.cl). Every output within the
- * reference's tolerance, and identical to the CPU-shaped kernels' (the tuner may pick
- * any of them). */
+ * reference's tolerance, and identical to the CPU-shaped kernels' (the
+ * tuner may pick any of them). */
 GST_START_TEST (test_deep_band)
 {
   static const struct
