@@ -398,7 +398,21 @@ clahe_count_image (__read_only image2d_t src, int width, int height,
   return CLAHE_OVER_UNKNOWN;
 }
 
-/* the inclusive running sum of 8 lanes */
+/* CPUs whose vector registers hold 16 floats (GST_CL_CPU16) take 16
+ * lanes: the serial LUT's bins, and the blend's columns of one cell */
+#ifdef GST_CL_CPU16
+#define CLAHE_X16 1
+#else
+#define CLAHE_X16 0
+#endif
+
+/* N uints of local memory at any 4-byte boundary in one store (POCL
+ * makes vstore8/vstore16 to local memory 16-byte stores) */
+typedef uint8 __attribute__ ((aligned (4))) clahe_local_uint8;
+typedef uint16 __attribute__ ((aligned (4))) clahe_local_uint16;
+#define CLAHE_LSTORE(N, p, v) (*(__local clahe_local_uint##N *) (p) = (v))
+
+/* the inclusive running sum of 8 lanes, and of 16 */
 inline uint8
 clahe_scan8 (uint8 s)
 {
@@ -407,55 +421,76 @@ clahe_scan8 (uint8 s)
   return s + (uint8) (0, 0, 0, 0, s.s0, s.s1, s.s2, s.s3);
 }
 
-/* The tile's LUT from its `copies` histograms (summed into the first),
- * CLAHE_HIST_TO_LUT's operations 8 bins at a time: the excess over the
- * clip limit (unless counted: `over`), then each bin clipped, its share of the excess added (bin b
- * gets one more where b % rstep == 0 and b < residual * rstep: a counter
- * of b % rstep), the running sum and the scaled, rounded entries. The
- * conversions are the signed ones, a single instruction each on x86
- * (sums and entries are below 2^31: the same values). */
-inline void
-clahe_lut_serial (__local uint * hist, int bins, int copies, uint cl,
-    uint over, float lut_scale, int maxv, __global ushort * lut)
+inline uint16
+clahe_scan16 (uint16 s)
 {
-  const uint8 iota = (uint8) (0, 1, 2, 3, 4, 5, 6, 7);
-  uint8 over8 = (uint8) (0), m, carry = (uint8) (0);
-  uint batch, residual, rstep = 1, rlimit, mstep;
-  int b, k;
-  for (b = 0; over == CLAHE_OVER_UNKNOWN && b < bins; b += 8) {
-    uint8 h = vload8 (0, hist + b);
-    if (copies > 1) {
-      for (k = 1; k < copies; k++)
-        h += vload8 (0, hist + k * bins + b);
-      vstore8 (h, 0, hist + b);
-    }
-    over8 += max (h, (uint8) (cl)) - (uint8) (cl);
-  }
-  if (over == CLAHE_OVER_UNKNOWN)
-    over = over8.s0 + over8.s1 + over8.s2 + over8.s3 + over8.s4 + over8.s5 +
-        over8.s6 + over8.s7;
-  batch = over / (uint) bins;
-  residual = over - batch * (uint) bins;
-  if (residual > 0)
-    rstep = max ((uint) bins / residual, 1u);
-  rlimit = residual * rstep;
-  m = iota % rstep;
-  mstep = 8 % rstep;
-  for (b = 0; b < bins; b += 8) {
-    const int8 extra = (m == (uint8) (0)) & ((uint8) (b) + iota <
-        (uint8) (rlimit));
-    uint8 s = min (vload8 (0, hist + b), (uint8) (cl)) + (uint8) (batch) -
-        as_uint8 (extra);
-    float8 f;
-    s = clahe_scan8 (s) + carry;
-    carry = (uint8) (s.s7);
-    m += (uint8) (mstep);
-    m -= as_uint8 (m >= (uint8) (rstep)) & (uint8) (rstep);
-    f = convert_float8 (as_int8 (s)) * lut_scale;
-    STORE_US8 (lut + b, convert_ushort8 (min (as_uint8 (convert_int8 ((f +
-                        8388608.0f) - 8388608.0f)), (uint8) (maxv))));
-  }
+  const uint8 lo = clahe_scan8 (s.lo);
+  return (uint16) (lo, clahe_scan8 (s.hi) + (uint8) (lo.s7));
 }
+
+#define CLAHE_IOTA8 (uint8) (0, 1, 2, 3, 4, 5, 6, 7)
+#define CLAHE_IOTA16 (uint16) (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, \
+    13, 14, 15)
+#define CLAHE_SUM8(v) ((v).s0 + (v).s1 + (v).s2 + (v).s3 + (v).s4 + (v).s5 + \
+    (v).s6 + (v).s7)
+#define CLAHE_SUM16(v) CLAHE_SUM8 ((v).lo + (v).hi)
+#define CLAHE_LAST8(v) ((v).s7)
+#define CLAHE_LAST16(v) ((v).sf)
+
+/* The tile's LUT from its `copies` histograms (summed into the first),
+ * CLAHE_HIST_TO_LUT's operations N bins at a time (clahe_lut_serial8,
+ * clahe_lut_serial16 where a vector register holds 16 lanes): the excess
+ * over the clip limit (unless counted: `over`), then each bin clipped, its
+ * share of the excess added (bin b gets one more where b % rstep == 0 and
+ * b < residual * rstep: a counter of b % rstep), the running sum and the
+ * scaled, rounded entries. The conversions are the signed ones, a single
+ * instruction each on x86 (sums and entries are below 2^31: the same
+ * values). */
+#define CLAHE_DEFINE_LUT_SERIAL(N) \
+inline void \
+clahe_lut_serial##N (__local uint * hist, int bins, int copies, uint cl, \
+    uint over, float lut_scale, int maxv, __global ushort * lut) \
+{ \
+  const uint##N iota = CLAHE_IOTA##N; \
+  uint##N overn = (uint##N) (0), m, carry = (uint##N) (0); \
+  uint batch, residual, rstep = 1, rlimit, mstep; \
+  int b, k; \
+  for (b = 0; over == CLAHE_OVER_UNKNOWN && b < bins; b += N) { \
+    uint##N h = vload##N (0, hist + b); \
+    if (copies > 1) { \
+      for (k = 1; k < copies; k++) \
+        h += vload##N (0, hist + k * bins + b); \
+      CLAHE_LSTORE (N, hist + b, h); \
+    } \
+    overn += max (h, (uint##N) (cl)) - (uint##N) (cl); \
+  } \
+  if (over == CLAHE_OVER_UNKNOWN) \
+    over = CLAHE_SUM##N (overn); \
+  batch = over / (uint) bins; \
+  residual = over - batch * (uint) bins; \
+  if (residual > 0) \
+    rstep = max ((uint) bins / residual, 1u); \
+  rlimit = residual * rstep; \
+  m = iota % rstep; \
+  mstep = N % rstep; \
+  for (b = 0; b < bins; b += N) { \
+    const int##N extra = (m == (uint##N) (0)) & ((uint##N) (b) + iota < \
+        (uint##N) (rlimit)); \
+    uint##N s = min (vload##N (0, hist + b), (uint##N) (cl)) + \
+        (uint##N) (batch) - as_uint##N (extra); \
+    float##N f; \
+    s = clahe_scan##N (s) + carry; \
+    carry = (uint##N) (CLAHE_LAST##N (s)); \
+    m += (uint##N) (mstep); \
+    m -= as_uint##N (m >= (uint##N) (rstep)) & (uint##N) (rstep); \
+    f = convert_float##N (as_int##N (s)) * lut_scale; \
+    STORE_US##N (lut + b, convert_ushort##N (min (as_uint##N \
+                (convert_int##N ((f + 8388608.0f) - 8388608.0f)), \
+                (uint##N) (maxv)))); \
+  } \
+}
+CLAHE_DEFINE_LUT_SERIAL (8)
+CLAHE_DEFINE_LUT_SERIAL (16)
 
 /* The serial path of a local-histogram kernel: zero, count (COUNT: the
  * excess or CLAHE_OVER_UNKNOWN), LUT; cl: the clip limit, none: all ones */
@@ -465,12 +500,16 @@ clahe_lut_serial (__local uint * hist, int bins, int copies, uint cl,
     const int tx0 = (tile_ % tiles_x) * tw, ty0 = (tile_ / tiles_x) * th; \
     const uint cl = clip > 0 ? (uint) clip : 0xffffffffu; \
     uint over_; \
-    for (b = 0; b < bins * copies; b += 8) \
-      vstore8 ((uint8) (0), 0, hist + b); \
+    for (b = 0; b < bins * copies; b += 16) \
+      CLAHE_LSTORE (16, hist + b, (uint16) (0)); \
     clahe_fill_xtab (xtab, width, inv_tw, tiles_x, bins); \
     over_ = COUNT; \
-    clahe_lut_serial (hist, bins, copies, cl, over_, lut_scale, maxv, \
-        tlut); \
+    if (CLAHE_X16) \
+      clahe_lut_serial16 (hist, bins, copies, cl, over_, lut_scale, maxv, \
+          tlut); \
+    else \
+      clahe_lut_serial8 (hist, bins, copies, cl, over_, lut_scale, maxv, \
+          tlut); \
   } while (0)
 
 #define CLAHE_IS_SERIAL() (get_local_size (0) == 1)
@@ -784,14 +823,6 @@ clahe_blend_packed8 (const __local uint * q, const __global uint * xtab,
   return clahe_blend_bytes8 (e, xtab + 2 * width + x,
       xtab + 3 * width + x, ya, ya1);
 }
-
-/* CPUs whose vector registers hold 16 floats (GST_CL_CPU16) blend 16
- * columns of one cell at a time */
-#ifdef GST_CL_CPU16
-#define CLAHE_X16 1
-#else
-#define CLAHE_X16 0
-#endif
 
 /* clahe_blend_packed8 () of the 16 columns from x, which share the cell of
  * table @c */
