@@ -624,7 +624,7 @@ clahe_blend_value (const __global ushort * l1, const __global ushort * l2,
               l2[i1], l2[i2])), xa, xa1, ya, ya1, maxv);
 }
 
-/* 8 LUT entries */
+/* N LUT entries (clahe_gather8, clahe_gather16) */
 inline float8
 clahe_gather8 (const __global ushort * l, uint8 i)
 {
@@ -632,24 +632,34 @@ clahe_gather8 (const __global ushort * l, uint8 i)
           l[i.s4], l[i.s5], l[i.s6], l[i.s7]));
 }
 
-/* clahe_blend_value () of the 8 columns from x, in 8 lanes (the same
- * operations lane by lane): the strips of CPUs take rows 8 columns at a
- * time, in SIMD */
-inline __attribute__ ((always_inline)) uint8
-clahe_blend_value8 (const __global ushort * l1, const __global ushort * l2,
-    const __global uint * xtab, int width, int x, float ya, float ya1,
-    uint8 v, int maxv)
+inline float16
+clahe_gather16 (const __global ushort * l, uint16 i)
 {
-  const uint8 i1 = vload8 (0, xtab + x) + v;
-  const uint8 i2 = vload8 (0, xtab + width + x) + v;
-  const float8 xa = as_float8 (vload8 (0, xtab + 2 * width + x));
-  const float8 xa1 = as_float8 (vload8 (0, xtab + 3 * width + x));
-  const float8 res = (clahe_gather8 (l1, i1) * xa1 +
-      clahe_gather8 (l1, i2) * xa) * ya1 + (clahe_gather8 (l2, i1) * xa1 +
-      clahe_gather8 (l2, i2) * xa) * ya;
-  return min (as_uint8 (convert_int8 ((res + 8388608.0f) - 8388608.0f)),
-      (uint8) (maxv));
+  return (float16) (clahe_gather8 (l, i.lo), clahe_gather8 (l, i.hi));
 }
+
+/* clahe_blend_value () of the N columns from x, in N lanes (the same
+ * operations lane by lane): the strips of CPUs take rows 8 columns at a
+ * time in SIMD (clahe_blend_value8), 16 where a vector register holds 16
+ * floats (clahe_blend_value16, more than 10 bits) */
+#define CLAHE_DEFINE_BLEND_VALUE(N) \
+inline __attribute__ ((always_inline)) uint##N \
+clahe_blend_value##N (const __global ushort * l1, \
+    const __global ushort * l2, const __global uint * xtab, int width, \
+    int x, float ya, float ya1, uint##N v, int maxv) \
+{ \
+  const uint##N i1 = vload##N (0, xtab + x) + v; \
+  const uint##N i2 = vload##N (0, xtab + width + x) + v; \
+  const float##N xa = as_float##N (vload##N (0, xtab + 2 * width + x)); \
+  const float##N xa1 = as_float##N (vload##N (0, xtab + 3 * width + x)); \
+  const float##N res = (clahe_gather##N (l1, i1) * xa1 + \
+      clahe_gather##N (l1, i2) * xa) * ya1 + (clahe_gather##N (l2, i1) * \
+      xa1 + clahe_gather##N (l2, i2) * xa) * ya; \
+  return min (as_uint##N (convert_int##N ((res + 8388608.0f) - \
+              8388608.0f)), (uint##N) (maxv)); \
+}
+CLAHE_DEFINE_BLEND_VALUE (8)
+CLAHE_DEFINE_BLEND_VALUE (16)
 
 /* the row's rows of tiles and weights */
 #define CLAHE_BLEND_ROW(y) \
@@ -701,7 +711,16 @@ clahe_blend16 (const __global uchar * src, int src_stride,
         (const __global ushort *) (src + (size_t) y * src_stride);
     __global ushort *drow = (__global ushort *) (dst + (size_t) y * dst_stride);
     CLAHE_BLEND_ROW (y);
-    for (x = x0; x + 8 <= x1; x += 8) {
+    x = x0;
+#ifdef GST_CL_CPU16
+    for (; x + 16 <= x1; x += 16) {
+      const uint16 v = (convert_uint16 (LOAD_US16 (srow + x)) >> shift) &
+          mask;
+      STORE_US16 (drow + x, convert_ushort16 (clahe_blend_value16 (l1, l2,
+                  xtab, width, x, ya, ya1, v, maxv) << shift));
+    }
+#endif
+    for (; x + 8 <= x1; x += 8) {
       const uint8 v = (convert_uint8 (LOAD_US8 (srow + x)) >> shift) & mask;
       STORE_US8 (drow + x, convert_ushort8 (clahe_blend_value8 (l1, l2,
                   xtab, width, x, ya, ya1, v, maxv) << shift));
