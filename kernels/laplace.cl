@@ -417,6 +417,7 @@ name (T l, int q)                                                       \
 }
 LAP_DEFINE_SCALE (lap_scale, int)
 LAP_DEFINE_SCALE (lap_scale4, int4)
+LAP_DEFINE_SCALE (lap_scale8, int8)
 LAP_DEFINE_SCALE (lap_scale16, int16)
 
 /* ---------------------------------------------------------------------- */

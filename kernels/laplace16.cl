@@ -77,23 +77,27 @@ lap_inplace16_w (ushort16 words, int wmask)
   return convert_int16 (words & (ushort16) (wmask));
 }
 
-/* 16 stored words from the window sums s and the centres m (in place) */
-inline __attribute__ ((always_inline)) int16
-lap_finish_w (int16 s, int16 m, const int variant, int q, int shift,
-    int wmask)
-{
-  const int16 l = m * (int16) (9) - s;
-  const int16 sh = (int16) (shift);
-  if (variant == LAP_W_SHARPEN)
-    return clamp (m + l, (int16) (0), (int16) (wmask));
-  if (variant == LAP_W_EDGES)   /* max (l, -l): POCL's abs is scalar */
-    return min (max (l, -l), (int16) (wmask));
-  if (variant == LAP_W_SHARPEN_Q)
-    return clamp ((m >> sh) + lap_scale16 (l >> sh, q), (int16) (0),
-        (int16) (wmask) >> sh) << sh;
-  return min (lap_scale16 (max (l, -l) >> sh, q), (int16) (wmask) >> sh) <<
-      sh;
+/* N stored words from the window sums s and the centres m (in place):
+ * lap_finish16_w () of 16, lap_finish8_w () of 8 (the GPUs' walk) */
+#define LAP_DEFINE_FINISH(name, N)                                      \
+inline __attribute__ ((always_inline)) int##N                          \
+name (int##N s, int##N m, const int variant, int q, int shift,          \
+    int wmask)                                                          \
+{                                                                       \
+  const int##N l = m * (int##N) (9) - s;                                \
+  const int##N sh = (int##N) (shift);                                   \
+  if (variant == LAP_W_SHARPEN)                                         \
+    return clamp (m + l, (int##N) (0), (int##N) (wmask));               \
+  if (variant == LAP_W_EDGES)   /* max (l, -l): POCL's abs is scalar */ \
+    return min (max (l, -l), (int##N) (wmask));                         \
+  if (variant == LAP_W_SHARPEN_Q)                                       \
+    return clamp ((m >> sh) + lap_scale##N (l >> sh, q), (int##N) (0),  \
+        (int##N) (wmask) >> sh) << sh;                                  \
+  return min (lap_scale##N (max (l, -l) >> sh, q), (int##N) (wmask) >>  \
+      sh) << sh;                                                        \
 }
+LAP_DEFINE_FINISH (lap_finish16_w, 16)
+LAP_DEFINE_FINISH (lap_finish8_w, 8)
 
 /* the stored words of 16 results, the kept samples (amask) raw */
 inline ushort16
@@ -102,28 +106,34 @@ lap_pack_w (int16 words, ushort16 raw, ushort16 amask)
   return bitselect (convert_ushort16 (words), raw, amask);
 }
 
-inline int16
-lap_column_w (const __global ushort * a, const __global ushort * b,
-    const __global ushort * c, int wmask)
-{
-  return lap_inplace16_w (LOAD_US16 (a), wmask) +
-      lap_inplace16_w (LOAD_US16 (b), wmask) +
-      lap_inplace16_w (LOAD_US16 (c), wmask);
+/* N output samples at x, all nine neighbours loaded: lap_store16_w () on
+ * CPUs, lap_store8_w () on GPUs, where 8 lanes keep the kernel's registers
+ * few (its vectors of 16 took 168 registers a work-item on an H200) */
+#define LAP_DEFINE_STORE(N, LOAD, STORE)                                \
+inline int##N                                                           \
+lap_column##N##_w (const __global ushort * a, const __global ushort * b,\
+    const __global ushort * c, int wmask)                               \
+{                                                                       \
+  const ushort##N m = (ushort##N) ((ushort) wmask);                     \
+  return convert_int##N (LOAD (a) & m) + convert_int##N (LOAD (b) & m) +\
+      convert_int##N (LOAD (c) & m);                                    \
+}                                                                       \
+inline __attribute__ ((always_inline)) void                             \
+lap_store##N##_w (const __global ushort * a, const __global ushort * b, \
+    const __global ushort * c, __global ushort * o, int x, int step,    \
+    ushort##N amask, const int variant, int q, int shift, int wmask)    \
+{                                                                       \
+  const int##N s = lap_column##N##_w (a + x - step, b + x - step,       \
+      c + x - step, wmask) + lap_column##N##_w (a + x, b + x, c + x,     \
+      wmask) + lap_column##N##_w (a + x + step, b + x + step,           \
+      c + x + step, wmask);                                             \
+  const ushort##N raw = LOAD (b + x);                                   \
+  STORE (o + x, bitselect (convert_ushort##N (lap_finish##N##_w (s,     \
+              convert_int##N (raw & (ushort##N) ((ushort) wmask)),      \
+              variant, q, shift, wmask)), raw, amask));                 \
 }
-
-/* 16 output samples at x, all nine neighbours loaded */
-inline __attribute__ ((always_inline)) void
-lap_store16_w (const __global ushort * a, const __global ushort * b,
-    const __global ushort * c, __global ushort * o, int x, int step,
-    ushort16 amask, const int variant, int q, int shift, int wmask)
-{
-  const int16 s = lap_column_w (a + x - step, b + x - step, c + x - step,
-      wmask) + lap_column_w (a + x, b + x, c + x, wmask) +
-      lap_column_w (a + x + step, b + x + step, c + x + step, wmask);
-  const ushort16 raw = LOAD_US16 (b + x);
-  STORE_US16 (o + x, lap_pack_w (lap_finish_w (s, lap_inplace16_w (raw,
-                  wmask), variant, q, shift, wmask), raw, amask));
-}
+LAP_DEFINE_STORE (16, LOAD_US16, STORE_US16)
+LAP_DEFINE_STORE (8, LOAD_US8, STORE_US8)
 
 /* 0xffff in the lanes of the sample kept in each pixel of `step` samples
  * (step 4 with alpha, RGBA64_LE), for a vector starting on a pixel */
@@ -143,16 +153,16 @@ lap_alpha_mask16_w (int alpha, int step)
  * centres are loaded again, from the cache). */
 #define LAP_RUN_W(sh)                                                   \
   for (; x + 16 <= end && x + 48 <= units; x += 32) {                   \
-    const int16 n1 = lap_column_w (a + x + 16, b + x + 16, c + x + 16,  \
+    const int16 n1 = lap_column16_w (a + x + 16, b + x + 16, c + x + 16,  \
         wmask);                                                         \
-    const int16 n2 = lap_column_w (a + x + 32, b + x + 32, c + x + 32,  \
+    const int16 n2 = lap_column16_w (a + x + 32, b + x + 32, c + x + 32,  \
         wmask);                                                         \
     const ushort16 r0 = LOAD_US16 (b + x), r1 = LOAD_US16 (b + x + 16); \
-    STORE_US16 (o + x, lap_pack_w (lap_finish_w (GST_CL_RIGHT_BY (prev, \
+    STORE_US16 (o + x, lap_pack_w (lap_finish16_w (GST_CL_RIGHT_BY (prev, \
                     cur, sh) + cur + GST_CL_LEFT_BY (cur, n1, sh),      \
                 lap_inplace16_w (r0, wmask), variant, q, shift, wmask), \
             r0, amask));                                                \
-    STORE_US16 (o + x + 16, lap_pack_w (lap_finish_w (GST_CL_RIGHT_BY   \
+    STORE_US16 (o + x + 16, lap_pack_w (lap_finish16_w (GST_CL_RIGHT_BY   \
                 (cur, n1, sh) + n1 + GST_CL_LEFT_BY (n1, n2, sh),       \
                 lap_inplace16_w (r1, wmask), variant, q, shift, wmask), \
             r1, amask));                                                \
@@ -170,8 +180,8 @@ lap_run_shifted_w (const __global ushort * a, const __global ushort * b,
     lap_store16_w (a, b, c, o, x, step, amask, variant, q, shift, wmask);
   if (x < 16 || x + 16 > end || x + 48 > units)
     return x;
-  int16 prev = lap_column_w (a + x - 16, b + x - 16, c + x - 16, wmask);
-  int16 cur = lap_column_w (a + x, b + x, c + x, wmask);
+  int16 prev = lap_column16_w (a + x - 16, b + x - 16, c + x - 16, wmask);
+  int16 cur = lap_column16_w (a + x, b + x, c + x, wmask);
   /* the formats of more than 8 bits have pixels of 1 or 4 samples */
   if (step == 1) {
     LAP_RUN_W (1);
@@ -187,7 +197,7 @@ lap_run_shifted_w (const __global ushort * a, const __global ushort * b,
  * int16 ones (half the instructions on AVX-512, as the 8-bit path's
  * short16). Without a sign, clamp (10 * c - s, 0, maxv) is
  * min (10 * c - min (10 * c, s), maxv) and |9 * c - s| is
- * max (9 * c, s) - min (9 * c, s). The results equal lap_finish_w's. */
+ * max (9 * c, s) - min (9 * c, s). The results equal lap_finish16_w's. */
 inline ushort16
 lap_values_n (ushort16 words, int shift, int maxv)
 {
@@ -258,70 +268,86 @@ lap_run_shifted_n (const __global ushort * a, const __global ushort * b,
 #endif
 
 #ifndef GST_CL_CPU
-/* GPUs, rows 32-byte aligned: a work-item walks down one aligned column of
- * 16 samples keeping three rows of horizontal sums. The neighbours come
- * from one aligned 32-byte load and the aligned 8 bytes on each side
- * (which the neighbouring work-items load as their own: cache hits),
- * put together with constant swizzles for the two pixel sizes. */
-inline int16
+/* GPUs, rows 16-byte aligned: a work-item walks down its columns 8 samples
+ * at a time (a vector's sums take half the registers of 16, so twice the
+ * work-items fit a SM), keeping three rows of horizontal sums. The
+ * neighbours come from one aligned 16-byte load and the aligned words on
+ * each side (which the neighbouring work-items load as their own: cache
+ * hits), put together by shifts of word pairs, as gaussian16.cl's
+ * g16_3_hsum_aligned () does: unaligned vector loads of 16-bit samples
+ * become one load per sample on NVIDIA's compiler. *raw: the 8 stored
+ * samples. */
+inline int8
 lap_hsum_aligned_w (const __global ushort * row, int x, int step, int wmask,
-    ushort16 * raw)
+    ushort8 * raw)
 {
-  const ushort16 w = *(const __global ushort16 *) (row + x);
-  const ushort16 c = w & (ushort16) (wmask);
-  const ushort4 before = *(const __global ushort4 *) (row + x - 4) &
-      (ushort4) (wmask);
-  const ushort4 after = *(const __global ushort4 *) (row + x + 16) &
-      (ushort4) (wmask);
-  ushort16 l, r;
+  const uint4 c = *(const __global uint4 *) (row + x);
+  const ushort8 m = (ushort8) ((ushort) wmask);
+  uint4 l, r;
   if (step == 1) {
-    l = (ushort16) (before.s3, c.s0123, c.s4567, c.s89ab, c.scde);
-    r = (ushort16) (c.s1234, c.s5678, c.s9abc, c.sdef, after.s0);
+    const uint before = *(const __global uint *) (row + x - 2);
+    const uint after = *(const __global uint *) (row + x + 8);
+    l = (c << 16) | ((uint4) (before, c.xyz) >> 16);
+    r = (c >> 16) | ((uint4) (c.yzw, after) << 16);
   } else {
-    l = (ushort16) (before, c.s0123, c.s4567, c.s89ab);
-    r = (ushort16) (c.s4567, c.s89ab, c.scdef, after);
+    const uint2 before = *(const __global uint2 *) (row + x - 4);
+    const uint2 after = *(const __global uint2 *) (row + x + 8);
+    l = (uint4) (before, c.xy);
+    r = (uint4) (c.zw, after);
   }
-  *raw = w;
-  return convert_int16 (l) + convert_int16 (c) + convert_int16 (r);
+  *raw = as_ushort8 (c);
+  return convert_int8 (as_ushort8 (l) & m) +
+      convert_int8 (as_ushort8 (c) & m) + convert_int8 (as_ushort8 (r) & m);
 }
 
+/* rows [y0, y1) of the 8 samples at x */
 inline __attribute__ ((always_inline)) void
-lap_walk_aligned_w (__global const ushort * src, int src_stride,
-    __global ushort * dst, int dst_stride, int height, int step, int x,
-    int y0, int y1, ushort16 amask, const int variant, int q, int shift,
-    int wmask)
+lap_walk_aligned_w (__global const ushort * src, int ss,
+    __global ushort * dst, int ds, int height, int step, int x, int y0,
+    int y1, ushort8 amask, const int variant, int q, int shift, int wmask)
 {
-  ushort16 r0, r1, r2;
-  int16 h0 = lap_hsum_aligned_w ((const __global ushort *) ((const __global
-              uchar *) src + (size_t) max (y0 - 1, 0) * src_stride), x,
+  ushort8 r0, r1, r2;
+  int8 h0 = lap_hsum_aligned_w (src + (size_t) max (y0 - 1, 0) * ss, x,
       step, wmask, &r0);
-  int16 h1 = lap_hsum_aligned_w ((const __global ushort *) ((const __global
-              uchar *) src + (size_t) y0 * src_stride), x, step, wmask, &r1);
+  int8 h1 = lap_hsum_aligned_w (src + (size_t) y0 * ss, x, step, wmask,
+      &r1);
   for (int y = y0; y < y1; y++) {
-    const int16 h2 = lap_hsum_aligned_w ((const __global ushort *) ((const
-                __global uchar *) src + (size_t) min (y + 1,
-                height - 1) * src_stride), x, step, wmask, &r2);
-    *(__global ushort16 *) ((__global uchar *) dst + (size_t) y * dst_stride +
-        2 * (size_t) x) = lap_pack_w (lap_finish_w (h0 + h1 + h2,
-            lap_inplace16_w (r1, wmask), variant, q, shift, wmask), r1,
-        amask);
+    const int8 h2 = lap_hsum_aligned_w (src + (size_t) min (y + 1,
+            height - 1) * ss, x, step, wmask, &r2);
+    *(__global ushort8 *) (dst + (size_t) y * ds + x) =
+        bitselect (convert_ushort8 (lap_finish8_w (h0 + h1 + h2,
+                convert_int8 (r1 & (ushort8) ((ushort) wmask)), variant, q,
+                shift, wmask)), r1, amask);
     h0 = h1;
     h1 = h2;
     r1 = r2;
   }
 }
 
-/* Whether a work-item's columns [x0, x0 + chunk) can take it: 16 samples
- * with 4 on each side, rows 32-byte aligned, pixels of 1 or 4 samples. */
+/* Whether a work-item's columns [x0, x0 + chunk) can take it: whole
+ * vectors of 8 samples with 4 on each side, rows 16-byte aligned, pixels
+ * of 1 or 4 samples. */
 inline int
 lap_aligned_ok_w (const __global ushort * src, int src_stride,
     const __global ushort * dst, int dst_stride, int x0, int chunk,
     int units, int step)
 {
-  return chunk == 16 && x0 >= 4 && x0 + 20 <= units &&
-      (step == 1 || step == 4) && ((src_stride | dst_stride) & 31) == 0 &&
-      (((size_t) src | (size_t) dst) & 31) == 0;
+  return chunk % 8 == 0 && x0 >= 4 && x0 + chunk + 4 <= units &&
+      (step == 1 || step == 4) && ((src_stride | dst_stride) & 15) == 0 &&
+      (((size_t) src | (size_t) dst) & 15) == 0;
 }
+#endif
+
+/* the vectors of lap_rows_w's rows: 16 lanes on CPUs, 8 on GPUs
+ * (LAP_DEFINE_STORE) */
+#ifdef GST_CL_CPU
+#define LAP_VW 16
+#define LAP_STORE_VW lap_store16_w
+#define LAP_AMASK_VW(m) (m)
+#else
+#define LAP_VW 8
+#define LAP_STORE_VW lap_store8_w
+#define LAP_AMASK_VW(m) ((m).lo)
 #endif
 
 inline __attribute__ ((always_inline)) void
@@ -335,13 +361,14 @@ lap_rows_w (__global const ushort * src, int src_stride,
   /* as in lap_rows: vectors starting in [vlo, vhi] have their neighbours
    * inside the row, and start on a pixel when there is a kept sample */
   const int vlo = max (x0, step);
-  const int vhi = min (x1, units - step) - 16;
+  const int vhi = min (x1, units - step) - LAP_VW;
 
 #ifndef GST_CL_CPU
   if (lap_aligned_ok_w (src, src_stride, dst, dst_stride, x0, x1 - x0,
           units, step)) {
-    lap_walk_aligned_w (src, src_stride, dst, dst_stride, height, step, x0,
-        y0, y1, amask, variant, q, shift, wmask);
+    for (int x = x0; x < x1; x += 8)
+      lap_walk_aligned_w (src, src_stride >> 1, dst, dst_stride >> 1,
+          height, step, x, y0, y1, amask.lo, variant, q, shift, wmask);
     return;
   }
 #endif
@@ -372,12 +399,14 @@ lap_rows_w (__global const ushort * src, int src_stride,
       x = lap_run_shifted_w (a, b, c, o, x, vhi, units, step, amask, variant,
           q, shift, wmask);
 #endif
-    for (; x < vhi; x += 16)
-      lap_store16_w (a, b, c, o, x, step, amask, variant, q, shift, wmask);
-    lap_store16_w (a, b, c, o, vhi, step, amask, variant, q, shift, wmask);
-    if (vhi + 16 < x1)
-      lap_scalar_w (a, b, c, o, vhi + 16, x1, step, alpha, units, mode, q,
-          shift, maxv);
+    for (; x < vhi; x += LAP_VW)
+      LAP_STORE_VW (a, b, c, o, x, step, LAP_AMASK_VW (amask), variant, q,
+          shift, wmask);
+    LAP_STORE_VW (a, b, c, o, vhi, step, LAP_AMASK_VW (amask), variant, q,
+        shift, wmask);
+    if (vhi + LAP_VW < x1)
+      lap_scalar_w (a, b, c, o, vhi + LAP_VW, x1, step, alpha, units, mode,
+          q, shift, maxv);
   }
 }
 
