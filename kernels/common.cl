@@ -134,6 +134,52 @@ gst_cl_load_aligned8 (const __global uchar * row, int x, int units,
       gst_cl_from_after (c.y, after, step));
 }
 
+/* GPUs: the 8 16-bit samples at x of a row (16-byte aligned rows, x a
+ * multiple of 8) as one aligned 16-byte load, with the aligned words
+ * before and after it that hold the neighbours `step` (1 or 4) samples
+ * away: cache hits, since the neighbouring work-items load them as their
+ * own. Unaligned vector loads of 16-bit samples become one load per sample
+ * on NVIDIA's compiler. The caller keeps the 4 samples (step 4) or 2
+ * (step 1) on each side inside the row. A walk down the rows loads the
+ * next row's words one row ahead, so that a work-item has two rows' loads
+ * in flight (its registers, not the SM's warps, bound the loads). */
+typedef struct
+{
+  uint2 before;                 /* step 1: only .y, the word before x */
+  uint4 centre;
+  uint2 after;                  /* step 1: only .x, the word after */
+} GstClWords8;
+
+inline GstClWords8
+gst_cl_words8_load (const __global ushort * row, int x, int step)
+{
+  GstClWords8 w;
+  w.centre = *(const __global uint4 *) (row + x);
+  if (step == 1) {
+    w.before = (uint2) (0, *(const __global uint *) (row + x - 2));
+    w.after = (uint2) (*(const __global uint *) (row + x + 8), 0);
+  } else {
+    w.before = *(const __global uint2 *) (row + x - 4);
+    w.after = *(const __global uint2 *) (row + x + 8);
+  }
+  return w;
+}
+
+/* the 8 samples' left (*l) and right (*r) neighbours, by shifts of word
+ * pairs */
+inline void
+gst_cl_words8_neighbours (GstClWords8 w, int step, uint4 * l, uint4 * r)
+{
+  const uint4 c = w.centre;
+  if (step == 1) {
+    *l = (c << 16) | ((uint4) (w.before.y, c.xyz) >> 16);
+    *r = (c >> 16) | ((uint4) (c.yzw, w.after.x) << 16);
+  } else {
+    *l = (uint4) (w.before, c.xy);
+    *r = (uint4) (c.zw, w.after);
+  }
+}
+
 /* The sums l + (c << cshift) + r of the 8 bytes at x and their neighbours
  * (gst_cl_load_aligned8) in 16-bit lanes packed two to a 32-bit word, even
  * bytes in *even, odd bytes in *odd: four bytes per 32-bit operation where

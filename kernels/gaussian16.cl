@@ -238,33 +238,57 @@ g16_3_hsum (const __global ushort * row, int x, int step, ushort8 m)
       g16_load8 (row + x + step, m);
 }
 
-/* The same from aligned loads (rows 16-byte aligned, x a multiple of 8,
- * step 1 or 4, the words beside the 8 samples inside the row): one 16-byte
- * load and the aligned words before and after it, the neighbours by
- * shifts of word pairs; unaligned vector loads of 16-bit samples become
- * one load per sample on NVIDIA's compiler (as bytes do, see
- * gst_cl_load_aligned16). *centre: the 8 stored samples. */
+/* The same from gst_cl_words8_load's aligned words (x a multiple of 8,
+ * step 1 or 4, the words beside the 8 samples inside the row) */
 inline int8
-g16_3_hsum_aligned (const __global ushort * row, int x, int step, ushort8 m,
-    ushort8 * centre)
+g16_3_hsum_words (GstClWords8 w, int step, ushort8 m)
 {
-  const uint4 c = *(const __global uint4 *) (row + x);
   uint4 l, r;
-  if (step == 1) {
-    const uint before = *(const __global uint *) (row + x - 2);
-    const uint after = *(const __global uint *) (row + x + 8);
-    l = (c << 16) | ((uint4) (before, c.xyz) >> 16);
-    r = (c >> 16) | ((uint4) (c.yzw, after) << 16);
-  } else {
-    const uint2 before = *(const __global uint2 *) (row + x - 4);
-    const uint2 after = *(const __global uint2 *) (row + x + 8);
-    l = (uint4) (before, c.xy);
-    r = (uint4) (c.zw, after);
-  }
-  *centre = as_ushort8 (c);
+  gst_cl_words8_neighbours (w, step, &l, &r);
   return convert_int8 (as_ushort8 (l) & m) +
-      (convert_int8 (as_ushort8 (c) & m) << 1) +
+      (convert_int8 (as_ushort8 (w.centre) & m) << 1) +
       convert_int8 (as_ushort8 (r) & m);
+}
+
+/* At most 12 bits (P010, P012): the sums of two samples packed in each
+ * 32-bit word, the values (word >> shift) & maxv in 16-bit lanes: a lane
+ * holds at most 16 * 4095 + 8 < 2^16, so none carries into the next, and
+ * the three rows' sums take half the registers. The results equal
+ * g16_3_round's: ((s << shift) + (8 << shift)) >> 4 masked to the value's
+ * bits is ((s + 8) >> 4) << shift. pmask: maxv in both lanes. */
+inline uint4
+g12_3_hsum_words (GstClWords8 w, int step, int shift, uint pmask)
+{
+  uint4 l, r;
+  gst_cl_words8_neighbours (w, step, &l, &r);
+  return ((l >> shift) & pmask) + (((w.centre >> shift) & pmask) << 1) +
+      ((r >> shift) & pmask);
+}
+
+inline void
+g12_3_walk_words (const __global ushort * src, int ss, __global ushort * dst,
+    int ds, int height, int step, int x, int y0, int y1, int shift,
+    uint pmask, ushort8 amask)
+{
+  uint4 hp = g12_3_hsum_words (gst_cl_words8_load (src + (size_t) max (y0 -
+              1, 0) * ss, x, step), step, shift, pmask);
+  GstClWords8 w1 = gst_cl_words8_load (src + (size_t) y0 * ss, x, step);
+  GstClWords8 next = gst_cl_words8_load (src + (size_t) min (y0 + 1,
+          height - 1) * ss, x, step);
+  uint4 h1 = g12_3_hsum_words (w1, step, shift, pmask);
+  for (int y = y0; y < y1; y++) {
+    const GstClWords8 w2 = next;
+    next = gst_cl_words8_load (src + (size_t) min (y + 2, height - 1) * ss,
+        x, step);
+    const uint4 h2 = g12_3_hsum_words (w2, step, shift, pmask);
+    const uint4 res = (((hp + (h1 << 1) + h2 + 0x00080008u) >> 4) & pmask)
+        << shift;
+    *(__global ushort8 *) (dst + (size_t) y * ds + x) =
+        bitselect (as_ushort8 (res), as_ushort8 (w1.centre), amask);
+    hp = h1;
+    h1 = h2;
+    w1 = w2;
+  }
 }
 
 inline void
@@ -275,18 +299,20 @@ g16_3_walk (const __global ushort * src, int ss, __global ushort * dst,
   const __global ushort *above = src + (size_t) max (y0 - 1, 0) * ss;
   const __global ushort *row = src + (size_t) y0 * ss;
   if (aligned) {
-    ushort8 c0, c1, c2;
-    int8 h0 = g16_3_hsum_aligned (above, x, step, m, &c0);
-    int8 h1 = g16_3_hsum_aligned (row, x, step, m, &c1);
+    int8 h0 = g16_3_hsum_words (gst_cl_words8_load (above, x, step), step,
+        m);
+    GstClWords8 w1 = gst_cl_words8_load (row, x, step);
+    int8 h1 = g16_3_hsum_words (w1, step, m);
     for (int y = y0; y < y1; y++) {
-      const int8 h2 = g16_3_hsum_aligned (src + (size_t) min (y + 1,
-              height - 1) * ss, x, step, m, &c2);
+      const GstClWords8 w2 = gst_cl_words8_load (src + (size_t) min (y + 1,
+              height - 1) * ss, x, step);
+      const int8 h2 = g16_3_hsum_words (w2, step, m);
       const ushort8 res = g16_3_round (h0 + (h1 << 1) + h2, rnd, m.s0);
       *(__global ushort8 *) (dst + (size_t) y * ds + x) =
-          bitselect (res, c1, amask);
+          bitselect (res, as_ushort8 (w1.centre), amask);
       h0 = h1;
       h1 = h2;
-      c1 = c2;
+      w1 = w2;
     }
     return;
   }
@@ -329,8 +355,14 @@ gaussian3_buffer16 (__global const ushort * src, int src_stride,
     /* after the first, vectors start on multiples of 8 (overlapping it) */
     for (x = vlo;; x = (x + 8) & ~7) {
       const int xv = min (x, vhi);
-      g16_3_walk (src, ss, dst, ds, height, step, xv, y0, y1, m, rnd, amask,
-          rows_aligned && (xv & 7) == 0 && xv + 8 + max (step, 2) <= units);
+      const int aligned = rows_aligned && (xv & 7) == 0 &&
+          xv + 8 + max (step, 2) <= units;
+      if (aligned && (wmask >> shift) < 4096)
+        g12_3_walk_words (src, ss, dst, ds, height, step, xv, y0, y1, shift,
+            (wmask >> shift) * 0x10001u, amask);
+      else
+        g16_3_walk (src, ss, dst, ds, height, step, xv, y0, y1, m, rnd,
+            amask, aligned);
       if (xv == vhi)
         break;
     }

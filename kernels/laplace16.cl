@@ -270,34 +270,18 @@ lap_run_shifted_n (const __global ushort * a, const __global ushort * b,
 #ifndef GST_CL_CPU
 /* GPUs, rows 16-byte aligned: a work-item walks down its columns 8 samples
  * at a time (a vector's sums take half the registers of 16, so twice the
- * work-items fit a SM), keeping three rows of horizontal sums. The
- * neighbours come from one aligned 16-byte load and the aligned words on
- * each side (which the neighbouring work-items load as their own: cache
- * hits), put together by shifts of word pairs, as gaussian16.cl's
- * g16_3_hsum_aligned () does: unaligned vector loads of 16-bit samples
- * become one load per sample on NVIDIA's compiler. *raw: the 8 stored
- * samples. */
+ * work-items fit a SM), keeping three rows of horizontal sums, the
+ * neighbours from gst_cl_words8_load (), the next row loaded one row
+ * ahead. */
 inline int8
-lap_hsum_aligned_w (const __global ushort * row, int x, int step, int wmask,
-    ushort8 * raw)
+lap_hsum_words_w (GstClWords8 w, int step, int wmask)
 {
-  const uint4 c = *(const __global uint4 *) (row + x);
   const ushort8 m = (ushort8) ((ushort) wmask);
   uint4 l, r;
-  if (step == 1) {
-    const uint before = *(const __global uint *) (row + x - 2);
-    const uint after = *(const __global uint *) (row + x + 8);
-    l = (c << 16) | ((uint4) (before, c.xyz) >> 16);
-    r = (c >> 16) | ((uint4) (c.yzw, after) << 16);
-  } else {
-    const uint2 before = *(const __global uint2 *) (row + x - 4);
-    const uint2 after = *(const __global uint2 *) (row + x + 8);
-    l = (uint4) (before, c.xy);
-    r = (uint4) (c.zw, after);
-  }
-  *raw = as_ushort8 (c);
+  gst_cl_words8_neighbours (w, step, &l, &r);
   return convert_int8 (as_ushort8 (l) & m) +
-      convert_int8 (as_ushort8 (c) & m) + convert_int8 (as_ushort8 (r) & m);
+      convert_int8 (as_ushort8 (w.centre) & m) +
+      convert_int8 (as_ushort8 (r) & m);
 }
 
 /* rows [y0, y1) of the 8 samples at x */
@@ -306,21 +290,25 @@ lap_walk_aligned_w (__global const ushort * src, int ss,
     __global ushort * dst, int ds, int height, int step, int x, int y0,
     int y1, ushort8 amask, const int variant, int q, int shift, int wmask)
 {
-  ushort8 r0, r1, r2;
-  int8 h0 = lap_hsum_aligned_w (src + (size_t) max (y0 - 1, 0) * ss, x,
-      step, wmask, &r0);
-  int8 h1 = lap_hsum_aligned_w (src + (size_t) y0 * ss, x, step, wmask,
-      &r1);
+  int8 h0 = lap_hsum_words_w (gst_cl_words8_load (src + (size_t) max (y0 -
+              1, 0) * ss, x, step), step, wmask);
+  GstClWords8 w1 = gst_cl_words8_load (src + (size_t) y0 * ss, x, step);
+  GstClWords8 next = gst_cl_words8_load (src + (size_t) min (y0 + 1,
+          height - 1) * ss, x, step);
+  int8 h1 = lap_hsum_words_w (w1, step, wmask);
   for (int y = y0; y < y1; y++) {
-    const int8 h2 = lap_hsum_aligned_w (src + (size_t) min (y + 1,
-            height - 1) * ss, x, step, wmask, &r2);
+    const GstClWords8 w2 = next;
+    next = gst_cl_words8_load (src + (size_t) min (y + 2, height - 1) * ss,
+        x, step);
+    const int8 h2 = lap_hsum_words_w (w2, step, wmask);
+    const ushort8 raw = as_ushort8 (w1.centre);
     *(__global ushort8 *) (dst + (size_t) y * ds + x) =
         bitselect (convert_ushort8 (lap_finish8_w (h0 + h1 + h2,
-                convert_int8 (r1 & (ushort8) ((ushort) wmask)), variant, q,
-                shift, wmask)), r1, amask);
+                convert_int8 (raw & (ushort8) ((ushort) wmask)), variant, q,
+                shift, wmask)), raw, amask);
     h0 = h1;
     h1 = h2;
-    r1 = r2;
+    w1 = w2;
   }
 }
 
