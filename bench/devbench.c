@@ -3,7 +3,8 @@
  * that device, in C (for machines without GStreamer's Python bindings).
  *
  *     build/bench/devbench [--device SEL] [--sizes 1080p,4k] [--frames N]
- *                          [--only SUBSTRING] [--tuning] [--output FILE]
+ *                          [--only TEXT[,TEXT...]] [--tuning]
+ *                          [--output FILE]
  *
  * Each case pushes N frames (8 distinct ones, rotating) through the element
  * in a GstHarness and takes the median time of push-and-pull per frame; a
@@ -625,6 +626,22 @@ out (FILE * o, const gchar * fmt, ...)
   }
 }
 
+/* whether "desc format" of @cs contains one of the comma-separated
+ * texts of @only */
+static gboolean
+case_selected (const Case * cs, const gchar * only)
+{
+  gchar *name = g_strdup_printf ("%s %s", cs->desc, cs->format);
+  gchar **texts = g_strsplit (only, ",", -1);
+  gboolean selected = FALSE;
+
+  for (guint i = 0; texts[i] && !selected; i++)
+    selected = strstr (name, texts[i]) != NULL;
+  g_strfreev (texts);
+  g_free (name);
+  return selected;
+}
+
 static gchar *
 fmt_ms (double v)
 {
@@ -644,7 +661,9 @@ main (int argc, char **argv)
         "comma-separated: 1080p, 4k, 8k (default 1080p,4k)", "LIST"},
     {"frames", 0, 0, G_OPTION_ARG_INT, &frames, "timed frames per case", "N"},
     {"only", 0, 0, G_OPTION_ARG_STRING, &only,
-        "only cases whose description contains this", "TEXT"},
+        "only cases whose \"element format\" contains one of these "
+        "(comma-separated, e.g. \"cllaplace RGB,clgaussian NV12\")",
+        "TEXT[,TEXT...]"},
     {"tuning", 0, 0, G_OPTION_ARG_NONE, &tuning, "add the tuning sweeps",
         NULL},
     {"output", 0, 0, G_OPTION_ARG_STRING, &output,
@@ -729,7 +748,7 @@ main (int argc, char **argv)
 
       if (cs->tuning && !tuning)
         continue;
-      if (only && !strstr (cs->desc, only) && !strstr (cs->format, only))
+      if (only && !case_selected (cs, only))
         continue;
       gst_video_info_set_format (&fvi,
           gst_video_format_from_string (cs->format), sz->w, sz->h);
