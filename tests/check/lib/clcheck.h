@@ -256,7 +256,11 @@ void *test_layer_handle (void);
  * When OPENCL_LAYERS names a layer, the child also checks that the ICD
  * loader loaded the test layer: otherwise every leak check would pass
  * unseen (a layer path that does not exist on this machine, a loader
- * without layer support), so that is a failure, with the reason. */
+ * without layer support), so that is a failure, with the reason.
+ * On a GPU (CLFILTERS_TEST_ON_GPU=1, scripts/test-gpu.sh) a variant whose
+ * environment changes nothing there (CLFILTERS_TEST_SAME_ON, set by
+ * tests/meson.build: "gpu" or "discrete-gpu") returns 77 too, saying so:
+ * it would only repeat the plain run. */
 gint test_require_opencl (void);
 
 /* The live OpenCL objects once they stop going down: buffers carry device
