@@ -140,9 +140,9 @@ gst_cl_load_aligned8 (const __global uchar * row, int x, int units,
  * away: cache hits, since the neighbouring work-items load them as their
  * own. Unaligned vector loads of 16-bit samples become one load per sample
  * on NVIDIA's compiler. The caller keeps the 4 samples (step 4) or 2
- * (step 1) on each side inside the row. A walk down the rows loads the
- * next row's words one row ahead, so that a work-item has two rows' loads
- * in flight (its registers, not the SM's warps, bound the loads). */
+ * (step 1) on each side inside the row. A walk down the rows may load
+ * the next row's words one row ahead, so that a work-item has two rows'
+ * loads in flight (where that measured faster: docs/performance.md). */
 typedef struct
 {
   uint2 before;                 /* step 1: only .y, the word before x */
