@@ -3,6 +3,7 @@
  * process on one device, against the floors measured in the same run.
  *
  *   streambench [--device gpu] [--width 1920 --height 1080] [--format NV12]
+ *               [--colorimetry bt2100-pq]
  *               [--streams 1,2,4,8,16] [--frames 400]
  *               [--chains "identity;clgaussian ! cllaplace ! clhistogram"]
  *               [--producers pool,pageable] [--devices 0.0,0.1] [--cpu 1]
@@ -289,7 +290,7 @@ int
 main (int argc, char **argv)
 {
   gchar *device = NULL, *format = NULL, *chains = NULL, *producers = NULL;
-  gchar *stream_list = NULL, *device_list = NULL;
+  gchar *stream_list = NULL, *device_list = NULL, *colorimetry = NULL;
   gchar **chain_list, **producer_list;
   gint width = 1920, height = 1080, total = 400, n_counts, i, c, p;
   gint show_cpu = 0;
@@ -303,6 +304,9 @@ main (int argc, char **argv)
     {"height", 0, 0, G_OPTION_ARG_INT, &height, "frame height (1080)", "H"},
     {"format", 0, 0, G_OPTION_ARG_STRING, &format, "video format (NV12)",
         "FORMAT"},
+    {"colorimetry", 0, 0, G_OPTION_ARG_STRING, &colorimetry,
+        "the frames' colorimetry (the format's default; bt2100-pq or "
+        "bt2100-hlg for cltonemap)", "STR"},
     {"chains", 0, 0, G_OPTION_ARG_STRING, &chains,
         "';'-separated chains (identity, clgaussian and the three filters)",
         "LIST"},
@@ -346,6 +350,11 @@ main (int argc, char **argv)
   gst_init (&argc, &argv);
   gst_video_info_set_format (&info, gst_video_format_from_string (format),
       width, height);
+  if (colorimetry && !gst_video_colorimetry_from_string (&info.colorimetry,
+          colorimetry)) {
+    g_printerr ("streambench: unknown colorimetry \"%s\"\n", colorimetry);
+    return 2;
+  }
   counts = parse_counts (stream_list, &n_counts);
   bench_floors (device, info.size, &fl);
   g_print ("# streambench: %s %dx%d (%.1f MB), %d frames a row, device "
@@ -385,6 +394,7 @@ main (int argc, char **argv)
   g_free (counts);
   g_free (device);
   g_free (format);
+  g_free (colorimetry);
   g_free (chains);
   g_free (producers);
   g_free (stream_list);
