@@ -184,6 +184,17 @@ harness_for (const gchar * launch, const gchar * format, gint w, gint h)
   return hs;
 }
 
+/* The harness of test_band and test_deep_band: a buffer clgaussian of
+ * the blur @radius / @sigma in @tuning, its description in *launch */
+static GstHarness *
+band_harness (guint radius, gdouble sigma, const gchar * tuning,
+    const gchar * format, gchar ** launch)
+{
+  *launch = g_strdup_printf ("clgaussian storage=buffer radius=%u "
+      "sigma=%g %s", radius, sigma, tuning);
+  return harness_for (*launch, format, 1, 1);
+}
+
 static void
 set_caps (GstHarness * h, const gchar * format, gint w, gint ht)
 {
@@ -422,9 +433,9 @@ GST_START_TEST (test_band)
     if (test_repeats ("band") && c != 2 && c < G_N_ELEMENTS (cases) - 2)
       continue;
     for (t = 0; t < G_N_ELEMENTS (tunings); t++) {
-      gchar *launch = g_strdup_printf ("clgaussian storage=buffer radius=%u "
-          "sigma=%g %s", cases[c].radius, cases[c].sigma, tunings[t]);
-      GstHarness *h = harness_for (launch, format, 1, 1);
+      gchar *launch;
+      GstHarness *h = band_harness (cases[c].radius, cases[c].sigma,
+          tunings[t], format, &launch);
       for (z = 0; z < G_N_ELEMENTS (sizes); z++) {
         const gint w = sizes[z][0], ht = sizes[z][1];
         set_caps (h, format, w, ht);
@@ -1147,9 +1158,9 @@ GST_START_TEST (test_deep_band)
     if (test_repeats ("band") && c != 2 && c != 5)
       continue;
     for (t = 0; t < G_N_ELEMENTS (tunings); t++) {
-      gchar *launch = g_strdup_printf ("clgaussian storage=buffer radius=%u "
-          "sigma=%g %s", cases[c].radius, cases[c].sigma, tunings[t]);
-      GstHarness *h = harness_for (launch, format, 1, 1);
+      gchar *launch;
+      GstHarness *h = band_harness (cases[c].radius, cases[c].sigma,
+          tunings[t], format, &launch);
       for (z = 0; z < G_N_ELEMENTS (sizes); z++) {
         set_caps (h, format, sizes[z][0], sizes[z][1]);
         for (p = 0; p < 3; p++) {
