@@ -216,6 +216,30 @@ gst_cl_gaussian_cleanup (GstClBaseFilter * base)
   self->tmp_size = 0;
 }
 
+/* The blur the properties ask for, as the kernels take it: its Q8 (@w)
+ * and float (@wf) weights, the radius in use (returned: both kinds of
+ * weights come from the same double kernel) and whether it is the exact
+ * binomial 3x3, by the float weights for planes of 16-bit samples and by
+ * the Q8 ones for bytes, as process() picks the kernels. */
+static guint
+blur_of_properties (GstClGaussian * self, guint16 * w, gfloat * wf,
+    gboolean * binomial)
+{
+  guint radius, radius_in_use;
+  gdouble sigma;
+  gboolean float_binomial;
+
+  GST_OBJECT_LOCK (self);
+  radius = self->radius;
+  sigma = self->sigma;
+  GST_OBJECT_UNLOCK (self);
+  radius_in_use = gst_cl_gaussian_weights_q8 (radius, sigma, w);
+  gst_cl_gaussian_weights_float (radius, sigma, wf, &float_binomial);
+  *binomial = self->wide ? float_binomial :
+      gst_cl_gaussian_weights_q8_is_binomial (radius_in_use, w);
+  return radius_in_use;
+}
+
 static gboolean
 gst_cl_gaussian_configure (GstClBaseFilter * base, const GstVideoInfo * info,
     const GstClPlane * plane, GError ** error)
@@ -232,17 +256,10 @@ gst_cl_gaussian_configure (GstClBaseFilter * base, const GstVideoInfo * info,
   if (!plane->is_image && gst_cl_base_filter_expects_tiles (base)) {
     guint16 w[GST_CL_GAUSSIAN_MAX_RADIUS + 1];
     gfloat wf[GST_CL_GAUSSIAN_MAX_RADIUS + 1];
-    guint radius, radius_in_use;
-    gdouble sigma;
+    guint radius_in_use;
     gboolean binomial;
-    GST_OBJECT_LOCK (self);
-    radius = self->radius;
-    sigma = self->sigma;
-    GST_OBJECT_UNLOCK (self);
-    radius_in_use = gst_cl_gaussian_weights_q8 (radius, sigma, w);
-    gst_cl_gaussian_weights_float (radius, sigma, wf, &binomial);
-    if (!(self->wide ? binomial :
-            gst_cl_gaussian_weights_q8_is_binomial (radius_in_use, w)))
+    radius_in_use = blur_of_properties (self, w, wf, &binomial);
+    if (!binomial)
       gst_cl_gaussian_band_prepare (self->band,
           GST_CL_BASE_TRANSFORM (base)->device, radius_in_use, w, wf, plane,
           gst_cl_base_filter_expected_group (base));
@@ -307,19 +324,8 @@ gst_cl_gaussian_tuning_case (GstClBaseFilter * base)
   guint16 w[GST_CL_GAUSSIAN_MAX_RADIUS + 1];
   gfloat wf[GST_CL_GAUSSIAN_MAX_RADIUS + 1];
   gboolean binomial;
-  guint radius;
-  gdouble sigma;
+  const guint radius = blur_of_properties (self, w, wf, &binomial);
 
-  GST_OBJECT_LOCK (self);
-  radius = self->radius;
-  sigma = self->sigma;
-  GST_OBJECT_UNLOCK (self);
-  if (self->wide) {
-    radius = gst_cl_gaussian_weights_float (radius, sigma, wf, &binomial);
-  } else {
-    radius = gst_cl_gaussian_weights_q8 (radius, sigma, w);
-    binomial = gst_cl_gaussian_weights_q8_is_binomial (radius, w);
-  }
   if (binomial)
     return g_strdup ("3x3");
   return g_strdup_printf ("radius=%u", radius);
