@@ -740,22 +740,93 @@ deep_local_add (__local uint * lh, int copies, int n, __global uint * totals)
   }
 }
 
-/* GPUs (tiles): dimension 0 across a row, eight one-sample pixels (one
- * 16-byte load where aligned) or one RGB pixel per work-item; dimension 1
- * strides over the rows. `copies` 0: no local tables. */
-__kernel void
-histogram_deep_tiles (__global const uchar * src, int stride, int units,
-    int height, int step, int r_off, int g_off, int b_off, int want,
-    int depth, int shift, __global uint * totals, __local uint * lh,
-    int copies)
+/* eight samples of a 16-byte vector into table 0: one addition when they
+ * are equal (flat areas) */
+inline void
+deep_add_vector (__local uint * my, int copies, __global uint * totals,
+    int depth, int shift, uint mask, ushort8 w)
 {
-  const uint mask = (1u << depth) - 1;
-  const int n = popcount (want) << depth;
-  const int vectors = (stride & 15) == 0 && ((size_t) src & 15) == 0;
-  __local uint *my = lh + (copies ? get_local_id (0) % copies : 0);
+  const ushort8 v = (w >> (ushort8) (shift)) & (ushort8) (mask);
+  if (all (v == (ushort8) (v.s0))) {
+    deep_add (my, copies, totals, 0, depth, v.s0, 8);
+  } else {
+    deep_add (my, copies, totals, 0, depth, v.s0, 1);
+    deep_add (my, copies, totals, 0, depth, v.s1, 1);
+    deep_add (my, copies, totals, 0, depth, v.s2, 1);
+    deep_add (my, copies, totals, 0, depth, v.s3, 1);
+    deep_add (my, copies, totals, 0, depth, v.s4, 1);
+    deep_add (my, copies, totals, 0, depth, v.s5, 1);
+    deep_add (my, copies, totals, 0, depth, v.s6, 1);
+    deep_add (my, copies, totals, 0, depth, v.s7, 1);
+  }
+}
 
-  if (copies)
-    deep_local_clear (lh, copies, n);
+/* TILE_BATCH rows' 8 samples at x, rows y, y + ys, ... (clamped to the
+ * plane), in one 16-byte load each where the rows are 16-byte aligned */
+inline void
+deep_load_batch (ushort8 * v, const __global uchar * src, int stride,
+    int height, int y, int ys, int x, int vectors)
+{
+#pragma unroll
+  for (int k = 0; k < TILE_BATCH; k++) {
+    const __global ushort *p = (const __global ushort *) (src + (size_t)
+        min (y + k * ys, height - 1) * stride) + x;
+    v[k] = vectors ? as_ushort8 (*(const __global uint4 *) p) :
+        vload8 (0, p);
+  }
+}
+
+/* histogram_deep_tiles on one-sample planes: each work-item walks down its
+ * column of 8-sample vectors, TILE_BATCH rows at a time, the next batch's
+ * loads issued before this batch is counted (as tiles_count_vectors does
+ * for 8 bits); the tail of the rows sample by sample */
+static inline void
+deep_tiles_walk (__local uint * my, int copies, __global uint * totals,
+    __global const uchar * src, int stride, int units, int height,
+    int depth, int shift, uint mask, int vectors)
+{
+  const int ys = get_global_size (1);
+
+  for (int x = get_global_id (0) * 8; x < units;
+      x += get_global_size (0) * 8) {
+    if (x + 8 <= units) {
+      ushort8 v[TILE_BATCH], n[TILE_BATCH];
+      int y = get_global_id (1);
+      if (y < height)
+        deep_load_batch (v, src, stride, height, y, ys, x, vectors);
+      for (; y < height; y += ys * TILE_BATCH) {
+        const int yn = y + ys * TILE_BATCH;
+        if (yn < height)
+          deep_load_batch (n, src, stride, height, yn, ys, x, vectors);
+#pragma unroll
+        for (int k = 0; k < TILE_BATCH; k++)
+          if (y + k * ys < height)
+            deep_add_vector (my, copies, totals, depth, shift, mask, v[k]);
+#pragma unroll
+        for (int k = 0; k < TILE_BATCH; k++)
+          v[k] = n[k];
+      }
+    } else {
+      for (int y = get_global_id (1); y < height; y += ys) {
+        const __global ushort *row =
+            (const __global ushort *) (src + (size_t) y * stride);
+        for (int i = x; i < units; i++)
+          deep_add (my, copies, totals, 0, depth, (row[i] >> shift) & mask,
+              1);
+      }
+    }
+  }
+}
+
+/* histogram_deep_tiles row by row: dimension 0 across a row, eight
+ * one-sample pixels (one 16-byte load where aligned) or one RGB pixel per
+ * work-item, dimension 1 striding over the rows */
+static inline void
+deep_tiles_rows (__local uint * my, int copies, __global uint * totals,
+    __global const uchar * src, int stride, int units, int height, int step,
+    int r_off, int g_off, int b_off, int want, int depth, int shift,
+    uint mask, int vectors)
+{
   for (int y = get_global_id (1); y < height; y += get_global_size (1)) {
     const __global ushort *row =
         (const __global ushort *) (src + (size_t) y * stride);
@@ -763,22 +834,9 @@ histogram_deep_tiles (__global const uchar * src, int stride, int units,
       for (int x = get_global_id (0) * 8; x < units;
           x += get_global_size (0) * 8) {
         if (x + 8 <= units) {
-          const ushort8 w = vectors ?
+          deep_add_vector (my, copies, totals, depth, shift, mask, vectors ?
               as_ushort8 (*(const __global uint4 *) (row + x)) :
-              vload8 (0, row + x);
-          const ushort8 v = (w >> (ushort8) (shift)) & (ushort8) (mask);
-          if (all (v == (ushort8) (v.s0))) {
-            deep_add (my, copies, totals, 0, depth, v.s0, 8);
-          } else {
-            deep_add (my, copies, totals, 0, depth, v.s0, 1);
-            deep_add (my, copies, totals, 0, depth, v.s1, 1);
-            deep_add (my, copies, totals, 0, depth, v.s2, 1);
-            deep_add (my, copies, totals, 0, depth, v.s3, 1);
-            deep_add (my, copies, totals, 0, depth, v.s4, 1);
-            deep_add (my, copies, totals, 0, depth, v.s5, 1);
-            deep_add (my, copies, totals, 0, depth, v.s6, 1);
-            deep_add (my, copies, totals, 0, depth, v.s7, 1);
-          }
+              vload8 (0, row + x));
         } else {
           for (int i = x; i < units; i++)
             deep_add (my, copies, totals, 0, depth,
@@ -794,6 +852,31 @@ histogram_deep_tiles (__global const uchar * src, int stride, int units,
             (row[x + b_off] >> shift) & mask, 1);
     }
   }
+}
+
+/* GPUs (tiles): work-groups count into local tables (`copies` 0: none,
+ * straight into the totals). With `walk` (the host sets it for one-sample
+ * planes in buffers) each work-item walks down a column (deep_tiles_walk),
+ * else the groups stride over the rows (deep_tiles_rows). */
+__kernel void
+histogram_deep_tiles (__global const uchar * src, int stride, int units,
+    int height, int step, int r_off, int g_off, int b_off, int want,
+    int depth, int shift, __global uint * totals, __local uint * lh,
+    int copies, int walk)
+{
+  const uint mask = (1u << depth) - 1;
+  const int n = popcount (want) << depth;
+  const int vectors = (stride & 15) == 0 && ((size_t) src & 15) == 0;
+  __local uint *my = lh + (copies ? get_local_id (0) % copies : 0);
+
+  if (copies)
+    deep_local_clear (lh, copies, n);
+  if (walk)
+    deep_tiles_walk (my, copies, totals, src, stride, units, height, depth,
+        shift, mask, vectors);
+  else
+    deep_tiles_rows (my, copies, totals, src, stride, units, height, step,
+        r_off, g_off, b_off, want, depth, shift, mask, vectors);
   if (copies)
     deep_local_add (lh, copies, n, totals);
 }

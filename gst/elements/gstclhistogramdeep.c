@@ -19,6 +19,12 @@
 #define TILE_MAX_GROUPS_X 64    /* groups across a row */
 #define TILE_GROUPS_PER_CU 4    /* groups per compute unit */
 #define TILE_COPIES 8           /* copies of the local tables at most */
+/* one-sample planes in buffers: each work-item walks down its column of
+ * 8-sample vectors with the next rows' loads in flight (as 8-bit tiles do,
+ * gstclhistogramcount.c), in larger groups, fewer of them */
+#define WALK_GROUP 512
+#define WALK_ITEMS_PER_CU 512
+#define WALK_COPIES 4
 
 struct _GstClHistogramDeep
 {
@@ -167,27 +173,30 @@ count_tiles (GstClHistogramDeep * deep, const GstClPlane * src,
     GstClFrameWork * work, GError ** error)
 {
   GstClDevice *device = work->device;
-  cl_int depth = src->depth, shift = src->shift, copies;
+  cl_int depth = src->depth, shift = src->shift, copies, walk;
   gsize table_bytes = ((gsize) n_tables << depth) * sizeof (guint32);
   gsize items, group, groups_x, groups_y, budget, local_bytes;
   cl_kernel k = src->is_image ? deep->k_image : deep->k_tiles;
   GstClLaunch l;
 
+  walk = !src->is_image && src->step == 1;
   gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
   if (l.group_auto)
-    l.local[0] = MAX (1, MIN (TILE_GROUP, device->max_work_group_size));
+    l.local[0] = MAX (1, MIN (walk ? WALK_GROUP : TILE_GROUP,
+            device->max_work_group_size));
   /* eight one-sample pixels per work-item in buffers, else a pixel */
   items = !src->is_image && src->step == 1 ? (gsize) (src->units + 7) / 8 :
       (gsize) src->width;
   group = l.local[0];
   groups_x = CLAMP ((items + group - 1) / group, 1, TILE_MAX_GROUPS_X);
-  groups_y = CLAMP (TILE_GROUPS_PER_CU * device->compute_units / groups_x, 1,
-      (gsize) src->height);
+  /* walks: WALK_ITEMS_PER_CU work-items a compute unit in any group size */
+  groups_y = walk ? WALK_ITEMS_PER_CU * device->compute_units / (groups_x *
+      group) : TILE_GROUPS_PER_CU * device->compute_units / groups_x;
   l.global[0] = groups_x * group;
-  l.global[1] = groups_y;
+  l.global[1] = CLAMP (groups_y, 1, (gsize) src->height);
   l.local[1] = 1;
   budget = MIN (DEEP_LOCAL_BYTES, device->local_mem_size);
-  copies = MIN (TILE_COPIES, budget / table_bytes);
+  copies = MIN (walk ? WALK_COPIES : TILE_COPIES, budget / table_bytes);
   /* a local argument cannot be empty */
   local_bytes = copies ? copies * table_bytes : sizeof (guint32);
 
@@ -211,7 +220,7 @@ count_tiles (GstClHistogramDeep * deep, const GstClPlane * src,
           GST_CL_ARG (off[2]), GST_CL_ARG (iwant), GST_CL_ARG (depth),
           GST_CL_ARG (shift), GST_CL_ARG (deep->totals),
           GST_CL_ARG_LOCAL (local_bytes), GST_CL_ARG (copies),
-          GST_CL_ARGS_END)) {
+          GST_CL_ARG (walk), GST_CL_ARGS_END)) {
     return FALSE;
   }
   return gst_cl_frame_work_enqueue (work, k, &l, error);

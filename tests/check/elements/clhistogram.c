@@ -1025,6 +1025,10 @@ GST_START_TEST (test_deep_tuning)
       /* rows of whole 16-byte vectors, with a tail */
       check_frame (&hs, formats[f], 206, 9, FALSE, CONTENT_DIRTY, 50 + t,
           mode, 1000, 1, 99, launch);
+      /* rows of 16-byte aligned vectors (the column walk's aligned loads)
+       * over more rows than a batch */
+      check_frame (&hs, formats[f], 200, 37, FALSE, CONTENT_RANDOM, 60 + t,
+          mode, 4096, 1, 99, launch);
       hist_free (&hs);
       g_free (launch);
     }
