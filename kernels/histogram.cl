@@ -354,6 +354,32 @@ hist_count_vector (__local uint * my, int copies, uint4 v, int step,
 #define TILE_BATCH 4
 #endif
 
+/* The column walk of the tiles kernels (8-bit and deeper): vectors of type
+ * T at rows get_global_id (1), then get_global_size (1) apart, down to
+ * `height`, TILE_BATCH rows at a time: LOAD (v, y) loads the batch of rows
+ * from y into v (clamped to the plane), COUNT (e) counts a vector. The
+ * next batch's loads are issued before this batch is counted. */
+#define HIST_WALK_COLUMN(T, LOAD, COUNT)                                \
+  do {                                                                  \
+    const int ys_ = get_global_size (1);                                \
+    T v_[TILE_BATCH], n_[TILE_BATCH];                                   \
+    int y_ = get_global_id (1);                                         \
+    if (y_ < height)                                                    \
+      LOAD (v_, y_);                                                    \
+    for (; y_ < height; y_ += ys_ * TILE_BATCH) {                       \
+      const int yn_ = y_ + ys_ * TILE_BATCH;                            \
+      if (yn_ < height)                                                 \
+        LOAD (n_, yn_);                                                 \
+      _Pragma ("unroll")                                                \
+      for (int k_ = 0; k_ < TILE_BATCH; k_++)                           \
+        if (y_ + k_ * ys_ < height)                                     \
+          COUNT (v_[k_]);                                               \
+      _Pragma ("unroll")                                                \
+      for (int k_ = 0; k_ < TILE_BATCH; k_++)                           \
+        v_[k_] = n_[k_];                                                \
+    }                                                                   \
+  } while (0)
+
 /* TILE_BATCH rows' 16 bytes at x, rows y, y + ys, ... (clamped to the
  * plane) */
 inline void
@@ -381,23 +407,12 @@ tiles_count_vectors (__local uint * my, int copies,
   for (int x = get_global_id (0) * 16; x < units;
       x += get_global_size (0) * 16) {
     if (x + 16 <= units) {
-      uint4 v[TILE_BATCH], n[TILE_BATCH];
-      int y = get_global_id (1);
-      if (y < height)
-        hist_load_batch (v, src, stride, height, y, ys, x, vectors);
-      for (; y < height; y += ys * TILE_BATCH) {
-        const int yn = y + ys * TILE_BATCH;
-        if (yn < height)
-          hist_load_batch (n, src, stride, height, yn, ys, x, vectors);
-#pragma unroll
-        for (int k = 0; k < TILE_BATCH; k++)
-          if (y + k * ys < height)
-            hist_count_vector (my, copies, v[k], step, r_off, g_off,
-                b_off, want);
-#pragma unroll
-        for (int k = 0; k < TILE_BATCH; k++)
-          v[k] = n[k];
-      }
+#define LOAD(v, y) hist_load_batch (v, src, stride, height, y, ys, x, vectors)
+#define COUNT(e) hist_count_vector (my, copies, e, step, r_off, g_off, \
+    b_off, want)
+      HIST_WALK_COLUMN (uint4, LOAD, COUNT);
+#undef LOAD
+#undef COUNT
     } else {
       for (int y = get_global_id (1); y < height; y += ys) {
         const __global uchar *row = src + (size_t) y * stride;
@@ -790,22 +805,11 @@ deep_tiles_walk (__local uint * my, int copies, __global uint * totals,
   for (int x = get_global_id (0) * 8; x < units;
       x += get_global_size (0) * 8) {
     if (x + 8 <= units) {
-      ushort8 v[TILE_BATCH], n[TILE_BATCH];
-      int y = get_global_id (1);
-      if (y < height)
-        deep_load_batch (v, src, stride, height, y, ys, x, vectors);
-      for (; y < height; y += ys * TILE_BATCH) {
-        const int yn = y + ys * TILE_BATCH;
-        if (yn < height)
-          deep_load_batch (n, src, stride, height, yn, ys, x, vectors);
-#pragma unroll
-        for (int k = 0; k < TILE_BATCH; k++)
-          if (y + k * ys < height)
-            deep_add_vector (my, copies, totals, depth, shift, mask, v[k]);
-#pragma unroll
-        for (int k = 0; k < TILE_BATCH; k++)
-          v[k] = n[k];
-      }
+#define LOAD(v, y) deep_load_batch (v, src, stride, height, y, ys, x, vectors)
+#define COUNT(e) deep_add_vector (my, copies, totals, depth, shift, mask, e)
+      HIST_WALK_COLUMN (ushort8, LOAD, COUNT);
+#undef LOAD
+#undef COUNT
     } else {
       for (int y = get_global_id (1); y < height; y += ys) {
         const __global ushort *row =
