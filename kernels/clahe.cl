@@ -424,8 +424,14 @@ clahe_scan8 (uint8 s)
 inline uint16
 clahe_scan16 (uint16 s)
 {
-  const uint8 lo = clahe_scan8 (s.lo);
-  return (uint16) (lo, clahe_scan8 (s.hi) + (uint8) (lo.s7));
+  s += (uint16) (0, s.s0, s.s1, s.s2, s.s3, s.s4, s.s5, s.s6, s.s7, s.s8,
+      s.s9, s.sa, s.sb, s.sc, s.sd, s.se);
+  s += (uint16) (0, 0, s.s0, s.s1, s.s2, s.s3, s.s4, s.s5, s.s6, s.s7,
+      s.s8, s.s9, s.sa, s.sb, s.sc, s.sd);
+  s += (uint16) (0, 0, 0, 0, s.s0, s.s1, s.s2, s.s3, s.s4, s.s5, s.s6,
+      s.s7, s.s8, s.s9, s.sa, s.sb);
+  return s + (uint16) (0, 0, 0, 0, 0, 0, 0, 0, s.s0, s.s1, s.s2, s.s3,
+      s.s4, s.s5, s.s6, s.s7);
 }
 
 #define CLAHE_IOTA8 (uint8) (0, 1, 2, 3, 4, 5, 6, 7)
