@@ -822,51 +822,34 @@ deep_tiles_walk (__local uint * my, int copies, __global uint * totals,
   }
 }
 
-/* histogram_deep_tiles row by row: dimension 0 across a row, eight
- * one-sample pixels (one 16-byte load where aligned) or one RGB pixel per
+/* histogram_deep_tiles on RGB pixels: dimension 0 across a row, a pixel a
  * work-item, dimension 1 striding over the rows */
 static inline void
-deep_tiles_rows (__local uint * my, int copies, __global uint * totals,
+deep_tiles_rgb (__local uint * my, int copies, __global uint * totals,
     __global const uchar * src, int stride, int units, int height, int step,
     int r_off, int g_off, int b_off, int want, int depth, int shift,
-    uint mask, int vectors)
+    uint mask)
 {
   for (int y = get_global_id (1); y < height; y += get_global_size (1)) {
     const __global ushort *row =
         (const __global ushort *) (src + (size_t) y * stride);
-    if (step == 1) {
-      for (int x = get_global_id (0) * 8; x < units;
-          x += get_global_size (0) * 8) {
-        if (x + 8 <= units) {
-          deep_add_vector (my, copies, totals, depth, shift, mask, vectors ?
-              as_ushort8 (*(const __global uint4 *) (row + x)) :
-              vload8 (0, row + x));
-        } else {
-          for (int i = x; i < units; i++)
-            deep_add (my, copies, totals, 0, depth,
-                (row[i] >> shift) & mask, 1);
-        }
-      }
-    } else {
-      for (int x = get_global_id (0) * step; x < units;
-          x += get_global_size (0) * step)
-        deep_add_rgb (my, copies, totals, want, depth,
-            (row[x + r_off] >> shift) & mask,
-            (row[x + g_off] >> shift) & mask,
-            (row[x + b_off] >> shift) & mask, 1);
-    }
+    for (int x = get_global_id (0) * step; x < units;
+        x += get_global_size (0) * step)
+      deep_add_rgb (my, copies, totals, want, depth,
+          (row[x + r_off] >> shift) & mask,
+          (row[x + g_off] >> shift) & mask,
+          (row[x + b_off] >> shift) & mask, 1);
   }
 }
 
 /* GPUs (tiles): work-groups count into local tables (`copies` 0: none,
- * straight into the totals). With `walk` (the host sets it for one-sample
- * planes in buffers) each work-item walks down a column (deep_tiles_walk),
- * else the groups stride over the rows (deep_tiles_rows). */
+ * straight into the totals); one-sample planes walk down columns
+ * (deep_tiles_walk), RGB pixels stride over the rows (deep_tiles_rgb). */
 __kernel void
 histogram_deep_tiles (__global const uchar * src, int stride, int units,
     int height, int step, int r_off, int g_off, int b_off, int want,
     int depth, int shift, __global uint * totals, __local uint * lh,
-    int copies, int walk)
+    int copies)
 {
   const uint mask = (1u << depth) - 1;
   const int n = popcount (want) << depth;
@@ -875,12 +858,12 @@ histogram_deep_tiles (__global const uchar * src, int stride, int units,
 
   if (copies)
     deep_local_clear (lh, copies, n);
-  if (walk)
+  if (step == 1)
     deep_tiles_walk (my, copies, totals, src, stride, units, height, depth,
         shift, mask, vectors);
   else
-    deep_tiles_rows (my, copies, totals, src, stride, units, height, step,
-        r_off, g_off, b_off, want, depth, shift, mask, vectors);
+    deep_tiles_rgb (my, copies, totals, src, stride, units, height, step,
+        r_off, g_off, b_off, want, depth, shift, mask);
   if (copies)
     deep_local_add (lh, copies, n, totals);
 }

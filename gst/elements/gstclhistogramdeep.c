@@ -173,20 +173,20 @@ count_tiles (GstClHistogramDeep * deep, const GstClPlane * src,
     GstClFrameWork * work, GError ** error)
 {
   GstClDevice *device = work->device;
-  cl_int depth = src->depth, shift = src->shift, copies, walk;
+  cl_int depth = src->depth, shift = src->shift, copies;
+  /* one-sample planes in buffers: the kernel's column walk */
+  const gboolean walk = !src->is_image && src->step == 1;
   gsize table_bytes = ((gsize) n_tables << depth) * sizeof (guint32);
   gsize items, group, groups_x, groups_y, budget, local_bytes;
   cl_kernel k = src->is_image ? deep->k_image : deep->k_tiles;
   GstClLaunch l;
 
-  walk = !src->is_image && src->step == 1;
   gst_cl_frame_work_launch_shape (work, src, FALSE, &l);
   if (l.group_auto)
     l.local[0] = MAX (1, MIN (walk ? WALK_GROUP : TILE_GROUP,
             device->max_work_group_size));
-  /* eight one-sample pixels per work-item in buffers, else a pixel */
-  items = !src->is_image && src->step == 1 ? (gsize) (src->units + 7) / 8 :
-      (gsize) src->width;
+  /* eight one-sample pixels per work-item in walks, else a pixel */
+  items = walk ? (gsize) (src->units + 7) / 8 : (gsize) src->width;
   group = l.local[0];
   groups_x = CLAMP ((items + group - 1) / group, 1, TILE_MAX_GROUPS_X);
   /* walks: WALK_ITEMS_PER_CU work-items a compute unit in any group size */
@@ -220,7 +220,7 @@ count_tiles (GstClHistogramDeep * deep, const GstClPlane * src,
           GST_CL_ARG (off[2]), GST_CL_ARG (iwant), GST_CL_ARG (depth),
           GST_CL_ARG (shift), GST_CL_ARG (deep->totals),
           GST_CL_ARG_LOCAL (local_bytes), GST_CL_ARG (copies),
-          GST_CL_ARG (walk), GST_CL_ARGS_END)) {
+          GST_CL_ARGS_END)) {
     return FALSE;
   }
   return gst_cl_frame_work_enqueue (work, k, &l, error);
