@@ -216,6 +216,16 @@ gst_cl_gaussian_cleanup (GstClBaseFilter * base)
   self->tmp_size = 0;
 }
 
+/* the radius and sigma properties, read together under the object lock */
+static void
+read_blur_properties (GstClGaussian * self, guint * radius, gdouble * sigma)
+{
+  GST_OBJECT_LOCK (self);
+  *radius = self->radius;
+  *sigma = self->sigma;
+  GST_OBJECT_UNLOCK (self);
+}
+
 /* The blur the properties ask for, as the kernels take it: its Q8 (@w)
  * and float (@wf) weights, the radius in use (returned: both kinds of
  * weights come from the same double kernel) and whether it is the exact
@@ -229,10 +239,7 @@ blur_of_properties (GstClGaussian * self, guint16 * w, gfloat * wf,
   gdouble sigma;
   gboolean float_binomial;
 
-  GST_OBJECT_LOCK (self);
-  radius = self->radius;
-  sigma = self->sigma;
-  GST_OBJECT_UNLOCK (self);
+  read_blur_properties (self, &radius, &sigma);
   radius_in_use = gst_cl_gaussian_weights_q8 (radius, sigma, w);
   gst_cl_gaussian_weights_float (radius, sigma, wf, &float_binomial);
   *binomial = self->wide ? float_binomial :
@@ -285,11 +292,7 @@ update_weights (GstClGaussian * self, cl_command_queue queue,
   gdouble sigma;
   cl_int st;
 
-  GST_OBJECT_LOCK (self);
-  radius = self->radius;
-  sigma = self->sigma;
-  GST_OBJECT_UNLOCK (self);
-
+  read_blur_properties (self, &radius, &sigma);
   if (self->weights_valid && radius == self->cur_radius_prop
       && sigma == self->cur_sigma_prop)
     return TRUE;
