@@ -245,9 +245,8 @@ tonemap_hist (const __global uchar * src, int8 f, int8 g, int width,
  * multiples of 16), else, and at the frame's right and bottom edges, a
  * block at a time in pairs of words: a block a work-item, a warp reading
  * 128 bytes a row where a copy reads 512, took 38.8 us against 29.4 on an
- * H200 at 4K. The mapping, with far more arithmetic a pixel, takes a
- * block a work-item (a quad: 67.4 us against 66.7 at 4K, 26.9 against
- * 22.0 at 1080p). */
+ * H200 at 4K. The mapping, with far more arithmetic a pixel, takes two
+ * blocks a work-item (below). */
 #define TM_QUAD 4
 
 /* the levels of the two words of @w (a pair of samples) */
@@ -733,36 +732,65 @@ tonemap_map (const __global uchar * src, int8 f, int8 g,
 
 /* The mapping on GPUs of 16-bit 4:2:0 semi-planar input (P010_10LE,
  * P016_LE) into 8-bit semi-planar output (NV12), every plane at an even
- * offset and stride: a 2x2 block a work-item, as tm_block maps it (the
- * same operations in the same order, so the same output), its rows and
- * its chroma read as pairs of words and written as pairs of bytes, with
- * 32-bit offsets (the frame under 2 GB: the host checks), and no test of
- * the format per sample. */
-__kernel void
-tonemap_map_semi16 (const __global ushort * restrict src, int8 f, int8 g,
-    __global uchar * restrict dst, int8 dg, int width, int height,
-    __constant float *cfg, const __global float2 * restrict lut,
-    const __global float2 * restrict gain, float lt, float hlg_peak)
+ * offset and stride: two 2x2 blocks of a row a work-item, each as
+ * tm_block maps it, with 32-bit offsets (the frame under 2 GB: the host
+ * checks), and no test of the format per sample.
+ *
+ * It differs from tm_block in two places, within 1e-5 of a level: the
+ * division by Lt is folded into the gain, and BT.1886's inverse EOTF is
+ * computed, exp2 (log2 (v) / 2.4) on the special-function unit (two
+ * instructions, relative error about 1e-6), not looked up: the table's
+ * square root (correctly rounded, a dozen instructions), its three
+ * lookups at addresses that differ from lane to lane and the clamps
+ * around them were most of the kernel's time. */
+
+/* x^(1/2.4) of @v in [0, 1], 0 staying 0 (log2 (0) is -inf) */
+inline float3
+tm_encode_native (float3 v)
 {
-  const int bx = get_global_id (0), by = get_global_id (1);
-  const int nbx = (width + 1) >> 1, nby = (height + 1) >> 1;
+  return native_exp2 (native_log2 (v) * (1.0f / 2.4f));
+}
+
+/* display R'G'B' of the input R'G'B' @e, as tm_map_rgb gives it */
+inline float3
+tm_map_rgb_native (float3 e, __constant float *cfg,
+    const __global float2 * lut, const __global float2 * gain, float inv_lt,
+    float hlg_peak)
+{
+  const float3 l = tm_linear (e, cfg, lut, hlg_peak);
+  float3 v = l * (tm_lut (gain, tm_signal_pq (e, l, cfg)) * inv_lt);
+
+  if (cfg[GST_CL_TONEMAP_CFG_GAMUT] != 0.0f) {
+    __constant const float *m = cfg + GST_CL_TONEMAP_CFG_MATRIX;
+    v = (float3) (m[0] * v.x + m[1] * v.y + m[2] * v.z,
+        m[3] * v.x + m[4] * v.y + m[5] * v.z,
+        m[6] * v.x + m[7] * v.y + m[8] * v.z);
+  }
+  return tm_encode_native (clamp (v, 0.0f, 1.0f));
+}
+
+/* block (bx, by), read and written a word pair at a time, its chroma
+ * levels returned */
+inline void
+tm_semi16_block (const __global ushort * src, int8 f, int8 g,
+    __global uchar * dst, int8 dg, int bx, int by, int width, int height,
+    __constant float *cfg, const __global float2 * lut,
+    const __global float2 * gain, float inv_lt, float hlg_peak)
+{
   const uint mask = (1u << f.s4) - 1u;
   const int pair = 2 * bx + 1 < width;
+  const float3 c = tm_semi16_chroma (src, f, g, bx, by, mask, cfg);
   float2 csum = (float2) (0.0f);
-  float3 c;
   int n = 0;
 
-  if (bx >= nbx || by >= nby)
-    return;
-  c = tm_semi16_chroma (src, f, g, bx, by, mask, cfg);
   for (int y = 2 * by; y < min (2 * by + 2, height); y++) {
     __global uchar *out = dst + dg.s0 + y * dg.s3 + 2 * bx;
     const uint2 yv = tm_semi16_luma (src, f, g, bx, y, pair, mask);
-    const uint l0 = tm_luma_level (tm_map_rgb (tm_ycc_rgb (yv.x, c, cfg),
-            cfg, lut, gain, lt, hlg_peak), cfg, &csum);
+    const uint l0 = tm_luma_level (tm_map_rgb_native (tm_ycc_rgb (yv.x, c,
+                cfg), cfg, lut, gain, inv_lt, hlg_peak), cfg, &csum);
     if (pair) {
-      const uint l1 = tm_luma_level (tm_map_rgb (tm_ycc_rgb (yv.y, c, cfg),
-              cfg, lut, gain, lt, hlg_peak), cfg, &csum);
+      const uint l1 = tm_luma_level (tm_map_rgb_native (tm_ycc_rgb (yv.y,
+                  c, cfg), cfg, lut, gain, inv_lt, hlg_peak), cfg, &csum);
       vstore2 ((uchar2) (l0, l1), 0, out);
       n += 2;
     } else {
@@ -772,4 +800,76 @@ tonemap_map_semi16 (const __global ushort * restrict src, int8 f, int8 g,
   }
   vstore2 (convert_uchar2 (tm_chroma_levels (csum / (float) n, cfg)), 0,
       dst + dg.s1 + by * dg.s4 + 2 * bx);
+}
+
+/* the two luma levels of the pixels of word @w, their chroma @c, @csum
+ * taking their output chroma */
+inline uchar2
+tm_semi16_two (uint w, float3 c, int8 f, uint mask, __constant float *cfg,
+    const __global float2 * lut, const __global float2 * gain, float inv_lt,
+    float hlg_peak, float2 * csum)
+{
+  const uint2 yv = tm_words (w, f, mask);
+  const uint l0 = tm_luma_level (tm_map_rgb_native (tm_ycc_rgb (yv.x, c,
+              cfg), cfg, lut, gain, inv_lt, hlg_peak), cfg, csum);
+  const uint l1 = tm_luma_level (tm_map_rgb_native (tm_ycc_rgb (yv.y, c,
+              cfg), cfg, lut, gain, inv_lt, hlg_peak), cfg, csum);
+  return (uchar2) (l0, l1);
+}
+
+/* blocks bx and bx + 1 (bx even) of row by, whole, read in 8-byte and
+ * written in 4-byte words */
+inline void
+tm_semi16_pair (const __global ushort * src, int8 f, int8 g,
+    __global uchar * dst, int8 dg, int bx, int by, __constant float *cfg,
+    const __global float2 * lut, const __global float2 * gain, float inv_lt,
+    float hlg_peak)
+{
+  const uint mask = (1u << f.s4) - 1u;
+  const uint2 cw = *(const __global uint2 *) (src + (g.s1 >> 1) +
+      by * (g.s4 >> 1) + 2 * bx);
+  const float3 c0 = tm_chroma (tm_words (cw.x, f, mask), cfg);
+  const float3 c1 = tm_chroma (tm_words (cw.y, f, mask), cfg);
+  float2 s0 = (float2) (0.0f), s1 = (float2) (0.0f);
+
+  for (int y = 2 * by; y < 2 * by + 2; y++) {
+    const uint2 lw = *(const __global uint2 *) (src + (g.s0 >> 1) +
+        y * (g.s3 >> 1) + 2 * bx);
+    *(__global uchar4 *) (dst + dg.s0 + y * dg.s3 + 2 * bx) =
+        (uchar4) (tm_semi16_two (lw.x, c0, f, mask, cfg, lut, gain, inv_lt,
+            hlg_peak, &s0), tm_semi16_two (lw.y, c1, f, mask, cfg, lut, gain,
+            inv_lt, hlg_peak, &s1));
+  }
+  *(__global uchar4 *) (dst + dg.s1 + by * dg.s4 + 2 * bx) =
+      (uchar4) (convert_uchar2 (tm_chroma_levels (s0 * 0.25f, cfg)),
+      convert_uchar2 (tm_chroma_levels (s1 * 0.25f, cfg)));
+}
+
+/* two blocks of a row a work-item: a pair in wide words where @vec says
+ * that the planes allow them (input offsets and strides multiples of 8,
+ * output ones of 4) and the pair is whole, else block by block (a warp
+ * of such pairs took 54.9 us against 58.8 a block an item on an H200 at
+ * 4K, 194 against 227 at 8K) */
+__kernel void
+tonemap_map_semi16 (const __global ushort * restrict src, int8 f, int8 g,
+    __global uchar * restrict dst, int8 dg, int width, int height, int vec,
+    __constant float *cfg, const __global float2 * restrict lut,
+    const __global float2 * restrict gain, float lt, float hlg_peak)
+{
+  const int bx = 2 * get_global_id (0), by = get_global_id (1);
+  const int nbx = (width + 1) >> 1, nby = (height + 1) >> 1;
+  const float inv_lt = 1.0f / lt;
+
+  if (bx >= nbx || by >= nby)
+    return;
+  if (vec && 2 * bx + 4 <= width && 2 * by + 2 <= height) {
+    tm_semi16_pair (src, f, g, dst, dg, bx, by, cfg, lut, gain, inv_lt,
+        hlg_peak);
+    return;
+  }
+  tm_semi16_block (src, f, g, dst, dg, bx, by, width, height, cfg, lut,
+      gain, inv_lt, hlg_peak);
+  if (bx + 1 < nbx)
+    tm_semi16_block (src, f, g, dst, dg, bx + 1, by, width, height, cfg,
+        lut, gain, inv_lt, hlg_peak);
 }

@@ -194,12 +194,13 @@ map_semi16 (GstClToneMapKernels * k, const GstClFrameWork * work,
       frames->out_layout->size < G_MAXINT32;
 }
 
-/* tonemap_hist_semi16's `vec`: whether the input's planes allow its
- * 16-byte loads (offsets and strides multiples of 16) */
+/* Whether the two planes of geometry @sg allow loads or stores of
+ * @bytes (offsets and strides multiples of it): the `vec` of
+ * tonemap_hist_semi16 (16-byte loads) and tonemap_map_semi16 */
 static cl_int
-semi16_vec (const cl_int8 * sg)
+semi16_vec (const cl_int8 * sg, cl_int bytes)
 {
-  return ((sg->s[0] | sg->s[1] | sg->s[3] | sg->s[4]) & 15) == 0;
+  return ((sg->s[0] | sg->s[1] | sg->s[3] | sg->s[4]) & (bytes - 1)) == 0;
 }
 
 /* 1. the histogram of the frame (dynamic peak only) */
@@ -230,7 +231,7 @@ enqueue_hist (GstClToneMapKernels * k, GstClFrameWork * work,
   if (semi16_input (k, work, frames, geo)) {
     /* a quad of TM_QUAD (4) blocks a work-item */
     const size_t quads = (nbx + 3) / 4 * nby;
-    cl_int vec = semi16_vec (geo);
+    cl_int vec = semi16_vec (geo, 16);
     groups = MIN (groups, (quads + k->hist_local - 1) / k->hist_local);
     launch_1d (&l, groups * k->hist_local, k->hist_local);
     return gst_cl_set_args (k->k_hist_semi16, error, GST_CL_ARG (frames->in),
@@ -279,11 +280,12 @@ enqueue_curve (GstClToneMapKernels * k, GstClFrameWork * work,
 /* The mapping's launch over the frame's chroma blocks: a row of blocks a
  * work-item in groups of one on CPUs (POCL pays for each work-group; a row
  * vectorises; left to itself it took the whole column as one group: one
- * core), a block a work-item on other devices, in groups of
- * `work-group-size` (default 64) along the row. */
+ * core), a block a work-item on other devices (two side by side in
+ * tonemap_map_semi16, @semi16), in groups of `work-group-size` (default
+ * 64) along the row. */
 static void
 map_launch (GstClToneMapKernels * k, const GstClFrameWork * work, cl_int w,
-    cl_int h, GstClLaunch * l)
+    cl_int h, gboolean semi16, GstClLaunch * l)
 {
   const cl_int nbx = (w + (1 << k->in_fmt[1]) - 1) >> k->in_fmt[1];
   const cl_int nby = (h + (1 << k->in_fmt[2]) - 1) >> k->in_fmt[2];
@@ -296,7 +298,7 @@ map_launch (GstClToneMapKernels * k, const GstClFrameWork * work, cl_int w,
     l->chunk = nbx;
     group = 1;
   } else {
-    l->chunk = 1;
+    l->chunk = semi16 ? 2 : 1;
   }
   l->global[0] = GST_ROUND_UP_N ((size_t) (nbx + l->chunk - 1) / l->chunk,
       group);
@@ -312,13 +314,18 @@ enqueue_map (GstClToneMapKernels * k, GstClFrameWork * work,
     cl_int w, cl_int h, const GstClToneMapSettings * s, GError ** error)
 {
   cl_float lt = s->target_peak, hlg_peak = s->hlg_peak;
+  const gboolean semi16 = map_semi16 (k, work, frames, sg);
+  /* tonemap_map_semi16's `vec`: whether its 8-byte loads and 4-byte
+   * stores are aligned */
+  const cl_int vec = semi16_vec (sg, 8) && semi16_vec (dg, 4);
   GstClLaunch l;
 
-  map_launch (k, work, w, h, &l);
-  if (map_semi16 (k, work, frames, sg))
+  map_launch (k, work, w, h, semi16, &l);
+  if (semi16)
     return gst_cl_set_args (k->k_map_semi16, error, GST_CL_ARG (frames->in),
         GST_CL_ARG (k->in_fmt), GST_CL_ARG (*sg), GST_CL_ARG (frames->out),
-        GST_CL_ARG (*dg), GST_CL_ARG (w), GST_CL_ARG (h), GST_CL_ARG (k->cfg),
+        GST_CL_ARG (*dg), GST_CL_ARG (w), GST_CL_ARG (h), GST_CL_ARG (vec),
+        GST_CL_ARG (k->cfg),
         GST_CL_ARG (k->lut), GST_CL_ARG (k->gain), GST_CL_ARG (lt),
         GST_CL_ARG (hlg_peak), GST_CL_ARGS_END)
         && gst_cl_frame_work_enqueue (work, k->k_map_semi16, &l, error);
