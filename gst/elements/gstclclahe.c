@@ -284,7 +284,7 @@ histogram_copies (GstClClahe * self, GstClFrameWork * work,
   GstClDevice *device = GST_CL_BASE_TRANSFORM (self)->device;
   const gboolean serial = cpu_groups (work);
   const gsize group = serial ? 1 : self->group_local;
-  gint copies = serial ? (g->bins == 256 ? 8 : 4) : 1;
+  gint copies = serial ? (g->bins == 256 ? 16 : 4) : 1;
 
   if (!serial && g->bins > 4096)
     return 0;
