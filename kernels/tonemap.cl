@@ -769,8 +769,18 @@ tm_map_rgb_native (float3 e, __constant float *cfg,
   return tm_encode_native (clamp (v, 0.0f, 1.0f));
 }
 
-/* block (bx, by), read and written a word pair at a time, its chroma
- * levels returned */
+/* the output luma level of the pixel of level @yv in a block of chroma
+ * @c, its output chroma added to @csum */
+inline uint
+tm_semi16_level (uint yv, float3 c, __constant float *cfg,
+    const __global float2 * lut, const __global float2 * gain, float inv_lt,
+    float hlg_peak, float2 * csum)
+{
+  return tm_luma_level (tm_map_rgb_native (tm_ycc_rgb (yv, c, cfg), cfg,
+          lut, gain, inv_lt, hlg_peak), cfg, csum);
+}
+
+/* block (bx, by), read and written a word pair at a time */
 inline void
 tm_semi16_block (const __global ushort * src, int8 f, int8 g,
     __global uchar * dst, int8 dg, int bx, int by, int width, int height,
@@ -786,11 +796,11 @@ tm_semi16_block (const __global ushort * src, int8 f, int8 g,
   for (int y = 2 * by; y < min (2 * by + 2, height); y++) {
     __global uchar *out = dst + dg.s0 + y * dg.s3 + 2 * bx;
     const uint2 yv = tm_semi16_luma (src, f, g, bx, y, pair, mask);
-    const uint l0 = tm_luma_level (tm_map_rgb_native (tm_ycc_rgb (yv.x, c,
-                cfg), cfg, lut, gain, inv_lt, hlg_peak), cfg, &csum);
+    const uint l0 = tm_semi16_level (yv.x, c, cfg, lut, gain, inv_lt,
+        hlg_peak, &csum);
     if (pair) {
-      const uint l1 = tm_luma_level (tm_map_rgb_native (tm_ycc_rgb (yv.y,
-                  c, cfg), cfg, lut, gain, inv_lt, hlg_peak), cfg, &csum);
+      const uint l1 = tm_semi16_level (yv.y, c, cfg, lut, gain, inv_lt,
+          hlg_peak, &csum);
       vstore2 ((uchar2) (l0, l1), 0, out);
       n += 2;
     } else {
@@ -810,10 +820,10 @@ tm_semi16_two (uint w, float3 c, int8 f, uint mask, __constant float *cfg,
     float hlg_peak, float2 * csum)
 {
   const uint2 yv = tm_words (w, f, mask);
-  const uint l0 = tm_luma_level (tm_map_rgb_native (tm_ycc_rgb (yv.x, c,
-              cfg), cfg, lut, gain, inv_lt, hlg_peak), cfg, csum);
-  const uint l1 = tm_luma_level (tm_map_rgb_native (tm_ycc_rgb (yv.y, c,
-              cfg), cfg, lut, gain, inv_lt, hlg_peak), cfg, csum);
+  const uint l0 = tm_semi16_level (yv.x, c, cfg, lut, gain, inv_lt,
+      hlg_peak, csum);
+  const uint l1 = tm_semi16_level (yv.y, c, cfg, lut, gain, inv_lt,
+      hlg_peak, csum);
   return (uchar2) (l0, l1);
 }
 
