@@ -38,8 +38,26 @@ typedef uchar4 __attribute__ ((aligned (1))) tm_uchar4_u;
 #define TM_STORE_US4(p, v) vstore4 ((v), 0, (__global ushort *) (p))
 #endif
 
+/* tm_clamp8 (x, lo, hi), tm_clamp16: x clamped to [lo, hi] as two
+ * selects, which LLVM makes a max and a min instruction each; OpenCL's
+ * clamp () took five on POCL (its NaN handling), for values that are
+ * never NaN here */
+#define TM_CLAMP(N) \
+inline __attribute__ ((always_inline)) float##N \
+tm_clamp##N (float##N x, float lo, float hi) \
+{ \
+  x = select ((float##N) (lo), x, x > lo); \
+  return select ((float##N) (hi), x, x < hi); \
+}
+
+TM_CLAMP (4);
+TM_CLAMP (8);
+TM_CLAMP (16);
+
 /* tm_x8_store (p, df, lv, cfg), tm_x8_store4: the 8 (4) output levels @lv
- * (floored) at @p: bytes, or for outputs of more than 8 bits words, the
+ * at @p, rounded down (the conversions' truncation: @lv is never negative,
+ * a rounded value v + 0.5, and floor () took a dozen instructions on
+ * POCL): bytes, or for outputs of more than 8 bits words, the
  * value at its place in the word (P010_10LE's top 10 bits) */
 #define TM_X8_STORE(name, N) \
 inline __attribute__ ((always_inline)) void \
@@ -48,7 +66,7 @@ name (__global uchar * p, int8 df, float##N lv, __constant float *cfg) \
   if (df.s3 == 1) \
     TM_STORE_UC##N (p, convert_uchar##N##_sat (lv)); \
   else \
-    TM_STORE_US##N (p, convert_ushort##N (clamp (lv, 0.0f, \
+    TM_STORE_US##N (p, convert_ushort##N (tm_clamp##N (lv, 0.0f, \
                 cfg[GST_CL_TONEMAP_CFG_OUT_MAX])) << (ushort##N) (df.s5)); \
 }
 
@@ -68,7 +86,7 @@ inline __attribute__ ((always_inline)) float##N \
 tm_lut##N (const __global float2 * pairs, float##N x) \
 { \
   const __global ulong *t = (const __global ulong *) pairs; \
-  const float##N f = clamp (x, 0.0f, 1.0f) * GST_CL_TONEMAP_LUT; \
+  const float##N f = tm_clamp##N (x, 0.0f, 1.0f) * GST_CL_TONEMAP_LUT; \
   const int##N i = min (convert_int##N (f), GST_CL_TONEMAP_LUT - 1); \
   const ulong##N p = (ulong##N) (TM_IDX##N (t, i)); \
   const float##N a = as_float##N (convert_uint##N (p)); \
@@ -103,10 +121,10 @@ tm_ycc##N (__constant float *cfg, uint##N yv, float##N cb, float##N cr, \
   const float##N rr = yy + 2.0f * (1.0f - kr) * cr; \
   const float##N bb = yy + 2.0f * (1.0f - kb) * cb; \
 \
-  *g = clamp ((yy - kr * rr - kb * bb) * (1.0f / (1.0f - kr - kb)), 0.0f, \
-      1.0f); \
-  *r = clamp (rr, 0.0f, 1.0f); \
-  *b = clamp (bb, 0.0f, 1.0f); \
+  *g = tm_clamp##N ((yy - kr * rr - kb * bb) * (1.0f / (1.0f - kr - kb)), \
+      0.0f, 1.0f); \
+  *r = tm_clamp##N (rr, 0.0f, 1.0f); \
+  *b = tm_clamp##N (bb, 0.0f, 1.0f); \
 }
 
 TM_YCC (8);
@@ -219,8 +237,10 @@ tm_encode##N (float##N x) \
 { \
   const int##N bits = as_int##N (x); \
   const int##N k = ((bits >> 23) - (int##N) (127)) * (int##N) (5); \
-  const int##N q = convert_int##N (floor ((convert_float##N (k) + 0.5f) * \
-          (1.0f / 12.0f))); \
+  const float##N qf = (convert_float##N (k) + 0.5f) * (1.0f / 12.0f); \
+  /* floor (qf): qf is never an integer, and the comparison's -1 takes \
+   * the truncation of a negative one down */ \
+  const int##N q = convert_int##N (qf) + (qf < 0.0f); \
   const float##N t = convert_float##N (k - q * (int##N) (12)) * \
       (1.0f / 12.0f); \
   const float##N u = as_float##N ((bits & (int##N) (0x7fffff)) | \
@@ -258,9 +278,9 @@ tm_x##N##_display (__constant float *cfg, const __global float2 * lut, \
     lr = r2; \
     lg = g2; \
   } \
-  *r = tm_encode##N (clamp (lr, 0.0f, lt) * inv_lt); \
-  *g = tm_encode##N (clamp (lg, 0.0f, lt) * inv_lt); \
-  *b = tm_encode##N (clamp (lb, 0.0f, lt) * inv_lt); \
+  *r = tm_encode##N (tm_clamp##N (lr, 0.0f, lt) * inv_lt); \
+  *g = tm_encode##N (tm_clamp##N (lg, 0.0f, lt) * inv_lt); \
+  *b = tm_encode##N (tm_clamp##N (lb, 0.0f, lt) * inv_lt); \
 }
 
 TM_DISPLAY (8);
@@ -278,7 +298,7 @@ tm_x##N##_write_y (__global uchar * dst, int8 df, int8 dg, int y, int x, \
   const float kr = cfg[GST_CL_TONEMAP_CFG_OUT_KR]; \
   const float kb = cfg[GST_CL_TONEMAP_CFG_OUT_KB]; \
   const float##N yy = kr * r + (1.0f - kr - kb) * g + kb * b; \
-  const float##N lv = floor (cfg[GST_CL_TONEMAP_CFG_OUT_YOFF] + \
+  const float##N lv = (cfg[GST_CL_TONEMAP_CFG_OUT_YOFF] + \
       cfg[GST_CL_TONEMAP_CFG_OUT_YSCALE] * yy + 0.5f); \
 \
   *u = (b - yy) * (0.5f / (1.0f - kb)); \
@@ -311,14 +331,13 @@ tm_x8_rgba (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
   tm_x8_rgb (src, f, g, y, x, cfg, &r, &gg, &b);
   tm_x8_display (cfg, lut, gain, lt, hlg_peak, &r, &gg, &b);
   if (df.s3 == 2) {
-    const ushort8 r16 = convert_ushort8 (clamp (floor (r * maxv + 0.5f),
-            0.0f, maxv));
-    const ushort8 g16 = convert_ushort8 (clamp (floor (gg * maxv + 0.5f),
-            0.0f, maxv));
-    const ushort8 b16 = convert_ushort8 (clamp (floor (b * maxv + 0.5f),
-            0.0f, maxv));
-    const ushort8 a16 = convert_ushort8 (clamp (floor (al + 0.5f), 0.0f,
+    const ushort8 r16 = convert_ushort8 (tm_clamp8 (r * maxv + 0.5f, 0.0f,
             maxv));
+    const ushort8 g16 = convert_ushort8 (tm_clamp8 (gg * maxv + 0.5f, 0.0f,
+            maxv));
+    const ushort8 b16 = convert_ushort8 (tm_clamp8 (b * maxv + 0.5f, 0.0f,
+            maxv));
+    const ushort8 a16 = convert_ushort8 (tm_clamp8 (al + 0.5f, 0.0f, maxv));
     TM_STORE_US16 (o, ((ushort16) (r16.s0, g16.s0, b16.s0, a16.s0, r16.s1,
                 g16.s1, b16.s1, a16.s1, r16.s2, g16.s2, b16.s2, a16.s2,
                 r16.s3, g16.s3, b16.s3, a16.s3)) << (ushort16) (df.s5));
@@ -327,10 +346,10 @@ tm_x8_rgba (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
                 a16.s6, r16.s7, g16.s7, b16.s7, a16.s7)) << (ushort16) (df.s5));
     return;
   }
-  r8 = convert_uchar8_sat (floor (r * maxv + 0.5f));
-  g8 = convert_uchar8_sat (floor (gg * maxv + 0.5f));
-  b8 = convert_uchar8_sat (floor (b * maxv + 0.5f));
-  a8 = convert_uchar8_sat (floor (al + 0.5f));
+  r8 = convert_uchar8_sat (r * maxv + 0.5f);
+  g8 = convert_uchar8_sat (gg * maxv + 0.5f);
+  b8 = convert_uchar8_sat (b * maxv + 0.5f);
+  a8 = convert_uchar8_sat (al + 0.5f);
   TM_STORE_UC16 (o, ((uchar16) (r8.s0, g8.s0, b8.s0, a8.s0, r8.s1, g8.s1,
               b8.s1, a8.s1, r8.s2, g8.s2, b8.s2, a8.s2, r8.s3, g8.s3, b8.s3,
               a8.s3)));
@@ -354,9 +373,9 @@ tm_x8_444 (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
   tm_x8_display (cfg, lut, gain, lt, hlg_peak, &r, &gg, &b);
   tm_x8_write_y (dst, df, dg, y, x, cfg, r, gg, b, &u, &v);
   tm_x8_store (dst + (size_t) dg.s1 + (size_t) y * dg.s4 + x * df.s3, df,
-      floor (co + cs * u + 0.5f), cfg);
+      co + cs * u + 0.5f, cfg);
   tm_x8_store (dst + (size_t) dg.s2 + (size_t) y * dg.s5 + x * df.s3, df,
-      floor (co + cs * v + 0.5f), cfg);
+      co + cs * v + 0.5f, cfg);
 }
 
 /* tm_x8_420 (src, f, g, dst, df, dg, by, x, cfg, lut, gain, lt, hlg_peak),
@@ -381,9 +400,9 @@ tm_x##N##_420 (const __global uchar * src, int8 f, int8 g, \
     cb += u.even + u.odd; \
     cr += v.even + v.odd; \
   } \
-  cbl = floor (cfg[GST_CL_TONEMAP_CFG_OUT_COFF] + \
+  cbl = (cfg[GST_CL_TONEMAP_CFG_OUT_COFF] + \
       cfg[GST_CL_TONEMAP_CFG_OUT_CSCALE] * cb * 0.25f + 0.5f); \
-  crl = floor (cfg[GST_CL_TONEMAP_CFG_OUT_COFF] + \
+  crl = (cfg[GST_CL_TONEMAP_CFG_OUT_COFF] + \
       cfg[GST_CL_TONEMAP_CFG_OUT_CSCALE] * cr * 0.25f + 0.5f); \
   if (df.s0 == GST_CL_TONEMAP_KIND_SEMI) { \
     tm_x##N##_store (dst + (size_t) dg.s1 + (size_t) by * dg.s4 + \
