@@ -55,16 +55,18 @@ TM_CLAMP (8);
 TM_CLAMP (16);
 
 /* tm_x8_store (p, df, lv, cfg), tm_x8_store4: the 8 (4) output levels @lv
- * at @p, rounded down (the conversions' truncation: @lv is never negative,
- * a rounded value v + 0.5, and floor () took a dozen instructions on
- * POCL): bytes, or for outputs of more than 8 bits words, the
- * value at its place in the word (P010_10LE's top 10 bits) */
+ * at @p, clamped to the output's range and rounded down (the conversions'
+ * truncation: @lv is never negative, a rounded value v + 0.5; floor ()
+ * took a dozen instructions on POCL, the saturating conversion to bytes
+ * eleven): bytes, or for outputs of more than 8 bits words, the value at
+ * its place in the word (P010_10LE's top 10 bits) */
 #define TM_X8_STORE(name, N) \
 inline __attribute__ ((always_inline)) void \
 name (__global uchar * p, int8 df, float##N lv, __constant float *cfg) \
 { \
   if (df.s3 == 1) \
-    TM_STORE_UC##N (p, convert_uchar##N##_sat (lv)); \
+    TM_STORE_UC##N (p, convert_uchar##N (tm_clamp##N (lv, 0.0f, \
+                255.0f))); \
   else \
     TM_STORE_US##N (p, convert_ushort##N (tm_clamp##N (lv, 0.0f, \
                 cfg[GST_CL_TONEMAP_CFG_OUT_MAX])) << (ushort##N) (df.s5)); \
