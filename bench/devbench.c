@@ -64,6 +64,9 @@ static const Case cases[] = {
    * histogram */
   {"cltonemap peak-mode=fixed", "P010_10LE", FALSE, "NV12"},
   {"cltonemap peak-mode=dynamic", "P010_10LE", FALSE, "NV12"},
+  /* ... the general kernels: 10 bits out, planar 4:2:0 */
+  {"cltonemap peak-mode=fixed", "P010_10LE", TRUE, "P010_10LE"},
+  {"cltonemap peak-mode=fixed", "I420_10LE", TRUE, "I420"},
   /* tuning sweeps: the classic questions */
   {"clgaussian storage=image", "GRAY8", TRUE},
   {"clgaussian storage=image", "RGBA", TRUE},
@@ -626,12 +629,21 @@ out (FILE * o, const gchar * fmt, ...)
   }
 }
 
-/* whether "desc format" of @cs contains one of the comma-separated
- * texts of @only */
+/* the format column of @cs: the input's, "IN to OUT" for converters */
+static gchar *
+case_format (const Case * cs)
+{
+  return cs->out_format ? g_strdup_printf ("%s to %s", cs->format,
+      cs->out_format) : g_strdup (cs->format);
+}
+
+/* whether "desc format" of @cs (case_format ()) contains one of the
+ * comma-separated texts of @only */
 static gboolean
 case_selected (const Case * cs, const gchar * only)
 {
-  gchar *name = g_strdup_printf ("%s %s", cs->desc, cs->format);
+  gchar *format = case_format (cs);
+  gchar *name = g_strdup_printf ("%s %s", cs->desc, format);
   gchar **texts = g_strsplit (only, ",", -1);
   gboolean selected = FALSE;
 
@@ -639,6 +651,7 @@ case_selected (const Case * cs, const gchar * only)
     selected = strstr (name, texts[i]) != NULL;
   g_strfreev (texts);
   g_free (name);
+  g_free (format);
   return selected;
 }
 
@@ -743,7 +756,7 @@ main (int argc, char **argv)
       Result p = { 0, };
       double mc, bytes, floor_ms = -1;
       gboolean analyzer = g_str_has_prefix (cs->desc, "clhistogram");
-      gchar *u, *kk, *dd, *kgbs, *pf, *pc;
+      gchar *u, *kk, *dd, *kgbs, *pf, *pc, *cf;
       double best;
 
       if (cs->tuning && !tuning)
@@ -798,10 +811,12 @@ main (int argc, char **argv)
       pc = p.kernel > 0 && best > 0 ? g_strdup_printf ("%.0f %%", 100 *
           bytes / p.kernel / 1e6 / best) : g_strdup ("-");
       out (o, "| %s | %s | %.3f | %.3f | %.2f | %s | %s | %s | %s | %s | %s | "
-          "%s |\n", cs->desc, cs->format, r.ms, mc, r.ms / mc, u, kk, dd,
+          "%s |\n", cs->desc, (cf = case_format (cs)), r.ms, mc, r.ms / mc,
+          u, kk, dd,
           kgbs, pc, pf,
           !r.pool ? "allocated" : g_str_equal (r.pool, "GstClPinnedPool") ?
           "pinned pool" : "proposed pool");
+      g_free (cf);
       g_free (u);
       g_free (kk);
       g_free (dd);

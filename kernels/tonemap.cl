@@ -571,22 +571,35 @@ tonemap_curve (__global uint * hist, __global float *state,
 /* ------------------------------------------------------------------------ */
 /* 3. The mapping                                                            */
 
-/* linear nits of the output's primaries, clamped, to BT.1886 R'G'B' (the
- * table is over sqrt (L / Lt), where BT.1886's inverse is gentler) */
+/* linear light relative to Lt (L / Lt) in the input's primaries to
+ * BT.1886 R'G'B' of the output's, clamped to [0, 1]. CPUs look BT.1886's
+ * inverse EOTF up (the table is over sqrt (L / Lt), where it is
+ * gentler; the CPU kernels of tonemap_x8.cl compute it with polynomials);
+ * GPUs compute it, exp2 (log2 (v) / 2.4) on the special-function unit
+ * (two instructions, relative error about 1e-6, log2 (0) = -inf giving
+ * 0): the table's correctly rounded square root, its three lookups at
+ * addresses that differ from lane to lane and the clamps around them
+ * were most of the GPU map's time. */
 inline float3
-tm_display (float3 l, __constant float *cfg, const __global float2 * lut,
-    float lt)
+tm_display (float3 v, __constant float *cfg, const __global float2 * lut)
 {
-  const __global float2 *oetf = lut + GST_CL_TONEMAP_LUT;
   if (cfg[GST_CL_TONEMAP_CFG_GAMUT] != 0.0f) {
     __constant const float *m = cfg + GST_CL_TONEMAP_CFG_MATRIX;
-    l = (float3) (m[0] * l.x + m[1] * l.y + m[2] * l.z,
-        m[3] * l.x + m[4] * l.y + m[5] * l.z,
-        m[6] * l.x + m[7] * l.y + m[8] * l.z);
+    v = (float3) (m[0] * v.x + m[1] * v.y + m[2] * v.z,
+        m[3] * v.x + m[4] * v.y + m[5] * v.z,
+        m[6] * v.x + m[7] * v.y + m[8] * v.z);
   }
-  l = sqrt (clamp (l, 0.0f, lt) * (1.0f / lt));
-  return (float3) (tm_lut (oetf, l.x), tm_lut (oetf, l.y),
-      tm_lut (oetf, l.z));
+  v = clamp (v, 0.0f, 1.0f);
+#ifdef GST_CL_CPU
+  {
+    const __global float2 *oetf = lut + GST_CL_TONEMAP_LUT;
+    v = sqrt (v);
+    return (float3) (tm_lut (oetf, v.x), tm_lut (oetf, v.y),
+        tm_lut (oetf, v.z));
+  }
+#else
+  return native_exp2 (native_log2 (v) * (1.0f / 2.4f));
+#endif
 }
 
 inline uint
@@ -601,8 +614,9 @@ tm_map_rgb (float3 e, __constant float *cfg, const __global float2 * lut,
     const __global float2 * gain, float lt, float hlg_peak)
 {
   const float3 l = tm_linear (e, cfg, lut, hlg_peak);
-  return tm_display (l * tm_lut (gain, tm_signal_pq (e, l, cfg)), cfg, lut,
-      lt);
+  /* the gain and the division by Lt in one factor */
+  return tm_display (l * (tm_lut (gain, tm_signal_pq (e, l, cfg)) *
+          (1.0f / lt)), cfg, lut);
 }
 
 /* the output luma level of display R'G'B' @v, its chroma added to
@@ -734,50 +748,17 @@ tonemap_map (const __global uchar * src, int8 f, int8 g,
  * P016_LE) into 8-bit semi-planar output (NV12), every plane at an even
  * offset and stride: two 2x2 blocks of a row a work-item, each as
  * tm_block maps it, with 32-bit offsets (the frame under 2 GB: the host
- * checks), and no test of the format per sample.
- *
- * It differs from tm_block in two places, within 1e-5 of a level: the
- * division by Lt is folded into the gain, and BT.1886's inverse EOTF is
- * computed, exp2 (log2 (v) / 2.4) on the special-function unit (two
- * instructions, relative error about 1e-6), not looked up: the table's
- * square root (correctly rounded, a dozen instructions), its three
- * lookups at addresses that differ from lane to lane and the clamps
- * around them were most of the kernel's time. */
-
-/* x^(1/2.4) of @v in [0, 1], 0 staying 0 (log2 (0) is -inf) */
-inline float3
-tm_encode_native (float3 v)
-{
-  return native_exp2 (native_log2 (v) * (1.0f / 2.4f));
-}
-
-/* display R'G'B' of the input R'G'B' @e, as tm_map_rgb gives it */
-inline float3
-tm_map_rgb_native (float3 e, __constant float *cfg,
-    const __global float2 * lut, const __global float2 * gain, float inv_lt,
-    float hlg_peak)
-{
-  const float3 l = tm_linear (e, cfg, lut, hlg_peak);
-  float3 v = l * (tm_lut (gain, tm_signal_pq (e, l, cfg)) * inv_lt);
-
-  if (cfg[GST_CL_TONEMAP_CFG_GAMUT] != 0.0f) {
-    __constant const float *m = cfg + GST_CL_TONEMAP_CFG_MATRIX;
-    v = (float3) (m[0] * v.x + m[1] * v.y + m[2] * v.z,
-        m[3] * v.x + m[4] * v.y + m[5] * v.z,
-        m[6] * v.x + m[7] * v.y + m[8] * v.z);
-  }
-  return tm_encode_native (clamp (v, 0.0f, 1.0f));
-}
+ * checks), and no test of the format per sample. */
 
 /* the output luma level of the pixel of level @yv in a block of chroma
  * @c, its output chroma added to @csum */
 inline uint
 tm_semi16_level (uint yv, float3 c, __constant float *cfg,
-    const __global float2 * lut, const __global float2 * gain, float inv_lt,
+    const __global float2 * lut, const __global float2 * gain, float lt,
     float hlg_peak, float2 * csum)
 {
-  return tm_luma_level (tm_map_rgb_native (tm_ycc_rgb (yv, c, cfg), cfg,
-          lut, gain, inv_lt, hlg_peak), cfg, csum);
+  return tm_luma_level (tm_map_rgb (tm_ycc_rgb (yv, c, cfg), cfg, lut,
+          gain, lt, hlg_peak), cfg, csum);
 }
 
 /* block (bx, by), read and written a word pair at a time */
@@ -785,7 +766,7 @@ inline void
 tm_semi16_block (const __global ushort * src, int8 f, int8 g,
     __global uchar * dst, int8 dg, int bx, int by, int width, int height,
     __constant float *cfg, const __global float2 * lut,
-    const __global float2 * gain, float inv_lt, float hlg_peak)
+    const __global float2 * gain, float lt, float hlg_peak)
 {
   const uint mask = (1u << f.s4) - 1u;
   const int pair = 2 * bx + 1 < width;
@@ -796,10 +777,10 @@ tm_semi16_block (const __global ushort * src, int8 f, int8 g,
   for (int y = 2 * by; y < min (2 * by + 2, height); y++) {
     __global uchar *out = dst + dg.s0 + y * dg.s3 + 2 * bx;
     const uint2 yv = tm_semi16_luma (src, f, g, bx, y, pair, mask);
-    const uint l0 = tm_semi16_level (yv.x, c, cfg, lut, gain, inv_lt,
+    const uint l0 = tm_semi16_level (yv.x, c, cfg, lut, gain, lt,
         hlg_peak, &csum);
     if (pair) {
-      const uint l1 = tm_semi16_level (yv.y, c, cfg, lut, gain, inv_lt,
+      const uint l1 = tm_semi16_level (yv.y, c, cfg, lut, gain, lt,
           hlg_peak, &csum);
       vstore2 ((uchar2) (l0, l1), 0, out);
       n += 2;
@@ -816,13 +797,13 @@ tm_semi16_block (const __global ushort * src, int8 f, int8 g,
  * taking their output chroma */
 inline uchar2
 tm_semi16_two (uint w, float3 c, int8 f, uint mask, __constant float *cfg,
-    const __global float2 * lut, const __global float2 * gain, float inv_lt,
+    const __global float2 * lut, const __global float2 * gain, float lt,
     float hlg_peak, float2 * csum)
 {
   const uint2 yv = tm_words (w, f, mask);
-  const uint l0 = tm_semi16_level (yv.x, c, cfg, lut, gain, inv_lt,
+  const uint l0 = tm_semi16_level (yv.x, c, cfg, lut, gain, lt,
       hlg_peak, csum);
-  const uint l1 = tm_semi16_level (yv.y, c, cfg, lut, gain, inv_lt,
+  const uint l1 = tm_semi16_level (yv.y, c, cfg, lut, gain, lt,
       hlg_peak, csum);
   return (uchar2) (l0, l1);
 }
@@ -832,7 +813,7 @@ tm_semi16_two (uint w, float3 c, int8 f, uint mask, __constant float *cfg,
 inline void
 tm_semi16_pair (const __global ushort * src, int8 f, int8 g,
     __global uchar * dst, int8 dg, int bx, int by, __constant float *cfg,
-    const __global float2 * lut, const __global float2 * gain, float inv_lt,
+    const __global float2 * lut, const __global float2 * gain, float lt,
     float hlg_peak)
 {
   const uint mask = (1u << f.s4) - 1u;
@@ -846,9 +827,9 @@ tm_semi16_pair (const __global ushort * src, int8 f, int8 g,
     const uint2 lw = *(const __global uint2 *) (src + (g.s0 >> 1) +
         y * (g.s3 >> 1) + 2 * bx);
     *(__global uchar4 *) (dst + dg.s0 + y * dg.s3 + 2 * bx) =
-        (uchar4) (tm_semi16_two (lw.x, c0, f, mask, cfg, lut, gain, inv_lt,
+        (uchar4) (tm_semi16_two (lw.x, c0, f, mask, cfg, lut, gain, lt,
             hlg_peak, &s0), tm_semi16_two (lw.y, c1, f, mask, cfg, lut, gain,
-            inv_lt, hlg_peak, &s1));
+            lt, hlg_peak, &s1));
   }
   *(__global uchar4 *) (dst + dg.s1 + by * dg.s4 + 2 * bx) =
       (uchar4) (convert_uchar2 (tm_chroma_levels (s0 * 0.25f, cfg)),
@@ -868,18 +849,17 @@ tonemap_map_semi16 (const __global ushort * restrict src, int8 f, int8 g,
 {
   const int bx = 2 * get_global_id (0), by = get_global_id (1);
   const int nbx = (width + 1) >> 1, nby = (height + 1) >> 1;
-  const float inv_lt = 1.0f / lt;
 
   if (bx >= nbx || by >= nby)
     return;
   if (vec && 2 * bx + 4 <= width && 2 * by + 2 <= height) {
-    tm_semi16_pair (src, f, g, dst, dg, bx, by, cfg, lut, gain, inv_lt,
+    tm_semi16_pair (src, f, g, dst, dg, bx, by, cfg, lut, gain, lt,
         hlg_peak);
     return;
   }
   tm_semi16_block (src, f, g, dst, dg, bx, by, width, height, cfg, lut,
-      gain, inv_lt, hlg_peak);
+      gain, lt, hlg_peak);
   if (bx + 1 < nbx)
     tm_semi16_block (src, f, g, dst, dg, bx + 1, by, width, height, cfg,
-        lut, gain, inv_lt, hlg_peak);
+        lut, gain, lt, hlg_peak);
 }
