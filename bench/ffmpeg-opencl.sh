@@ -17,6 +17,7 @@
 # GPU machine, bench/tonemap-gpu.sh runs it against cltonemap.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$PWD
 
 out=${1:-build-ffmpeg}
 version=5.1.9
@@ -53,7 +54,7 @@ make -j"$(nproc)" ffmpeg >/dev/null 2>&1
 mkdir -p ../bin
 cp ffmpeg ../bin/ffmpeg
 strip ../bin/ffmpeg
-cd ../../
+cd "$root"
 cc -O2 -shared -fPIC -o "$out/bin/libclkernels.so" bench/probes/clkernels.c \
   -ldl -lOpenCL -lpthread
 echo "$out/bin: ffmpeg with $("$out/bin/ffmpeg" -hide_banner -filters \
