@@ -315,20 +315,19 @@ enqueue_map (GstClToneMapKernels * k, GstClFrameWork * work,
 {
   cl_float lt = s->target_peak, hlg_peak = s->hlg_peak;
   const gboolean semi16 = map_semi16 (k, work, frames, sg);
-  /* tonemap_map_semi16's `vec`: whether its 8-byte loads and 4-byte
-   * stores are aligned */
-  const cl_int vec = semi16_vec (sg, 8) && semi16_vec (dg, 4);
   GstClLaunch l;
 
   map_launch (k, work, w, h, semi16, &l);
-  if (semi16)
+  if (semi16) {
+    /* its `vec`: whether its 8-byte loads and 4-byte stores are aligned */
+    const cl_int vec = semi16_vec (sg, 8) && semi16_vec (dg, 4);
     return gst_cl_set_args (k->k_map_semi16, error, GST_CL_ARG (frames->in),
         GST_CL_ARG (k->in_fmt), GST_CL_ARG (*sg), GST_CL_ARG (frames->out),
         GST_CL_ARG (*dg), GST_CL_ARG (w), GST_CL_ARG (h), GST_CL_ARG (vec),
-        GST_CL_ARG (k->cfg),
-        GST_CL_ARG (k->lut), GST_CL_ARG (k->gain), GST_CL_ARG (lt),
-        GST_CL_ARG (hlg_peak), GST_CL_ARGS_END)
+        GST_CL_ARG (k->cfg), GST_CL_ARG (k->lut), GST_CL_ARG (k->gain),
+        GST_CL_ARG (lt), GST_CL_ARG (hlg_peak), GST_CL_ARGS_END)
         && gst_cl_frame_work_enqueue (work, k->k_map_semi16, &l, error);
+  }
   if (k->fastx8)
     return gst_cl_set_args (k->k_mapx8, error, GST_CL_ARG (frames->in),
         GST_CL_ARG (k->in_fmt), GST_CL_ARG (*sg), GST_CL_ARG (frames->out),
