@@ -300,8 +300,8 @@ tm_x##N##_write_y (__global uchar * dst, int8 df, int8 dg, int y, int x, \
   const float kr = cfg[GST_CL_TONEMAP_CFG_OUT_KR]; \
   const float kb = cfg[GST_CL_TONEMAP_CFG_OUT_KB]; \
   const float##N yy = kr * r + (1.0f - kr - kb) * g + kb * b; \
-  const float##N lv = (cfg[GST_CL_TONEMAP_CFG_OUT_YOFF] + \
-      cfg[GST_CL_TONEMAP_CFG_OUT_YSCALE] * yy + 0.5f); \
+  const float##N lv = cfg[GST_CL_TONEMAP_CFG_OUT_YOFF] + \
+      cfg[GST_CL_TONEMAP_CFG_OUT_YSCALE] * yy + 0.5f; \
 \
   *u = (b - yy) * (0.5f / (1.0f - kb)); \
   *v = (r - yy) * (0.5f / (1.0f - kr)); \
@@ -402,10 +402,10 @@ tm_x##N##_420 (const __global uchar * src, int8 f, int8 g, \
     cb += u.even + u.odd; \
     cr += v.even + v.odd; \
   } \
-  cbl = (cfg[GST_CL_TONEMAP_CFG_OUT_COFF] + \
-      cfg[GST_CL_TONEMAP_CFG_OUT_CSCALE] * cb * 0.25f + 0.5f); \
-  crl = (cfg[GST_CL_TONEMAP_CFG_OUT_COFF] + \
-      cfg[GST_CL_TONEMAP_CFG_OUT_CSCALE] * cr * 0.25f + 0.5f); \
+  cbl = cfg[GST_CL_TONEMAP_CFG_OUT_COFF] + \
+      cfg[GST_CL_TONEMAP_CFG_OUT_CSCALE] * cb * 0.25f + 0.5f; \
+  crl = cfg[GST_CL_TONEMAP_CFG_OUT_COFF] + \
+      cfg[GST_CL_TONEMAP_CFG_OUT_CSCALE] * cr * 0.25f + 0.5f; \
   if (df.s0 == GST_CL_TONEMAP_KIND_SEMI) { \
     tm_x##N##_store (dst + (size_t) dg.s1 + (size_t) by * dg.s4 + \
         x * df.s3, df, ZIP (cbl, crl), cfg); \

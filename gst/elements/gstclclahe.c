@@ -273,10 +273,12 @@ cpu_groups (GstClFrameWork * work)
 /* How many copies of the histogram of @g the LUT kernels count in local
  * memory (with the group's partial sums), 0 where not even one fits. One
  * on GPUs, where up to 12 bits fit any device of OpenCL's full profile
- * (32 KB at least). On CPUs groups of one work-item count in up to 8
- * copies of 8-bit histograms and 4 of the others (clahe.cl), and 16-bit histograms (256 KB) are local too where
- * they fit (POCL: 512 KB): local memory there is the core's cache, which
- * the buffer's histograms, cold each frame, are not. */
+ * (32 KB at least). On CPUs groups of one work-item count in up to 16
+ * copies of 8-bit histograms and 4 of the others (clahe.cl), fewer where
+ * local memory is short; 16-bit histograms (256 KB a copy) are local too
+ * where they fit (POCL gives 512 KB to 1 MB: two copies or one): local
+ * memory there is the core's cache, which the buffer's histograms, cold
+ * each frame, are not. */
 static gint
 histogram_copies (GstClClahe * self, GstClFrameWork * work,
     const ClaheGrid * g)
