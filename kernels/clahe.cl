@@ -960,6 +960,181 @@ clahe_blend_quads (const __global uchar * src, int src_stride,
 }
 #undef QUAD_T
 
+#ifdef GST_CL_VBMI
+/* The planar blend (8-bit samples, CPUs with AVX-512 VBMI): a byte
+ * permute (vpermi2b) looks up 64 samples in a 128-byte table, so two
+ * permutes and a select look up a 256-entry LUT for 64 pixels, where
+ * the quad blend gathers the entries of 16. The table in local memory
+ * (the quad table's size) holds each cell's four LUTs one after the other
+ * as bytes: p[(4 cx + k) bins + v] for k = l1[x1], l1[x2], l2[x1], l2[x2]
+ * (clahe_fill_quads' cells). POCL builds for a CPU model that need not
+ * name VBMI, so the kernel asks for it with clang's target attribute; the
+ * host defines GST_CL_VBMI only where the CPU has it (gstcldevice.c). */
+#define CLAHE_VBMI __attribute__ ((target ("avx512vbmi")))
+typedef char clahe_v64 __attribute__ ((vector_size (64)));
+typedef char clahe_v64_u __attribute__ ((vector_size (64), aligned (1)));
+typedef uchar clahe_u64 __attribute__ ((vector_size (64)));
+typedef uchar clahe_u16 __attribute__ ((vector_size (16)));
+
+/* 16 LUT entries from @l as bytes at @p */
+#define CLAHE_PLANE_STORE(p, l) (*(__local gst_cl_uchar16_u *) (p) = \
+    convert_uchar16 (LOAD_US16 (l)))
+
+inline void
+clahe_fill_planes8 (__local uint * q, const __global ushort * lut, int t1,
+    int t2, int tiles_x, int bins)
+{
+  const __global ushort *l1 = lut + (size_t) t1 * tiles_x * bins;
+  const __global ushort *l2 = lut + (size_t) t2 * tiles_x * bins;
+  for (int cx = 0; cx <= tiles_x; cx++) {
+    const int x1 = max (cx - 1, 0) * bins, x2 = min (cx, tiles_x - 1) * bins;
+    __local uchar *c = (__local uchar *) q + 4 * cx * bins;
+    for (int v = 0; v < bins; v += 16) {
+      CLAHE_PLANE_STORE (c + v, l1 + x1 + v);
+      CLAHE_PLANE_STORE (c + bins + v, l1 + x2 + v);
+      CLAHE_PLANE_STORE (c + 2 * bins + v, l2 + x1 + v);
+      CLAHE_PLANE_STORE (c + 3 * bins + v, l2 + x2 + v);
+    }
+  }
+}
+
+/* the entries of the 256-byte LUT @t at the 64 samples @s */
+inline __attribute__ ((always_inline)) CLAHE_VBMI clahe_v64
+clahe_permute_lut (const __local uchar * t, clahe_v64 s)
+{
+  const __local clahe_v64_u *w = (const __local clahe_v64_u *) t;
+  const clahe_v64 lo = __builtin_ia32_vpermi2varqi512 (w[0], s, w[1]);
+  const clahe_v64 hi = __builtin_ia32_vpermi2varqi512 (w[2], s, w[3]);
+  const clahe_v64 top = s >> 7;
+
+  return (lo & ~top) | (hi & top);
+}
+
+/* clahe_blend_entries () of column x from the planar table @p */
+inline uint
+clahe_blend_plane (const __local uchar * p, const __global uint * xtab,
+    int width, int x, float ya, float ya1, uint v, int bins)
+{
+  const __local uchar *c = p + 4 * xtab[4 * width + x] + v;
+  return clahe_blend_entries ((float4) (c[0], c[bins], c[2 * bins],
+          c[3 * bins]), as_float (xtab[2 * width + x]),
+      as_float (xtab[3 * width + x]), ya, ya1, 255);
+}
+
+/* bytes 16 k .. 16 k + 15 of @v as floats */
+#define CLAHE_PART16(v, k) __builtin_convertvector (__builtin_shufflevector \
+    ((clahe_u64) (v), (clahe_u64) (v), 16 * (k), 16 * (k) + 1, \
+        16 * (k) + 2, 16 * (k) + 3, 16 * (k) + 4, 16 * (k) + 5, \
+        16 * (k) + 6, 16 * (k) + 7, 16 * (k) + 8, 16 * (k) + 9, \
+        16 * (k) + 10, 16 * (k) + 11, 16 * (k) + 12, 16 * (k) + 13, \
+        16 * (k) + 14, 16 * (k) + 15), float16)
+
+/* the blend of 16 columns from x (part k of the block's 64) from their
+ * entries @a, @b, @c, @d (clahe_blend_bytes16 (), the same operations) */
+#define CLAHE_BLEND_PART(k) \
+  do { \
+    const float16 xa = as_float16 (vload16 (0, xtab + 2 * width + x + \
+            16 * (k))); \
+    const float16 xa1 = as_float16 (vload16 (0, xtab + 3 * width + x + \
+            16 * (k))); \
+    const float16 res = (CLAHE_PART16 (a, k) * xa1 + CLAHE_PART16 (b, k) * \
+        xa) * ya1 + (CLAHE_PART16 (c, k) * xa1 + CLAHE_PART16 (d, k) * \
+        xa) * ya; \
+    STORE_UC16 (drow + x + 16 * (k), convert_uchar16 (convert_int16 \
+            ((res + 8388608.0f) - 8388608.0f))); \
+  } while (0)
+
+/* the 64 columns from x of a row: their entries from one cell, or from
+ * two with a select at the boundary; a block of three cells (tiles
+ * narrower than 64 pixels) goes column by column */
+inline __attribute__ ((always_inline)) CLAHE_VBMI void
+clahe_blend_planes64 (const __local uchar * p, const __global uint * xtab,
+    int width, int x, float ya, float ya1, const __global uchar * srow,
+    __global uchar * drow, int bins)
+{
+  const __global uint *xq = xtab + 4 * width + x;
+  const clahe_v64 s = *(const __global clahe_v64_u *) (srow + x);
+  const uint c0 = xq[0], c1 = xq[63];
+  clahe_v64 a, b, c, d;
+
+  a = clahe_permute_lut (p + 4 * c0, s);
+  b = clahe_permute_lut (p + 4 * c0 + bins, s);
+  c = clahe_permute_lut (p + 4 * c0 + 2 * bins, s);
+  d = clahe_permute_lut (p + 4 * c0 + 3 * bins, s);
+  if (c0 != c1) {
+    const clahe_v64 iota = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+      14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30,
+      31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+      48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63
+    };
+    clahe_v64 second;
+    int n = 1;
+    while (xq[n] == c0)
+      n++;
+    if (xq[n] != c1) {
+      for (int i = 0; i < 64; i++)
+        drow[x + i] = (uchar) clahe_blend_plane (p, xtab, width, x + i, ya,
+            ya1, srow[x + i], bins);
+      return;
+    }
+    second = iota >= (char) n;
+    a = (a & ~second) | (clahe_permute_lut (p + 4 * c1, s) & second);
+    b = (b & ~second) | (clahe_permute_lut (p + 4 * c1 + bins, s) & second);
+    c = (c & ~second) | (clahe_permute_lut (p + 4 * c1 + 2 * bins, s) &
+        second);
+    d = (d & ~second) | (clahe_permute_lut (p + 4 * c1 + 3 * bins, s) &
+        second);
+  }
+  CLAHE_BLEND_PART (0);
+  CLAHE_BLEND_PART (1);
+  CLAHE_BLEND_PART (2);
+  CLAHE_BLEND_PART (3);
+}
+
+/* Row @y's columns x0 .. x1 - 1 from the planar table: rows of at least
+ * 64 columns in blocks of 64, the last one overlapping the one before
+ * (the same values written twice), narrower ones column by column. Only
+ * this function and those it inlines use VBMI: never inlined, it keeps its
+ * target where POCL inlines the kernel into its work-group function
+ * (built for the CPU model). */
+__attribute__ ((noinline)) CLAHE_VBMI void
+clahe_blend_planes_row (const __local uchar * p, const __global uint * xtab,
+    int width, int x0, int x1, float ya, float ya1,
+    const __global uchar * srow, __global uchar * drow, int bins)
+{
+  if (x1 - x0 < 64) {
+    for (int x = x0; x < x1; x++)
+      drow[x] = (uchar) clahe_blend_plane (p, xtab, width, x, ya, ya1,
+          srow[x], bins);
+    return;
+  }
+  for (int x = x0; x < x1; x += 64) {
+    x = min (x, x1 - 64);
+    clahe_blend_planes64 (p, xtab, width, x, ya, ya1, srow, drow, bins);
+  }
+}
+
+/* clahe_blend with the planar table */
+#define QUAD_T uint
+__kernel void
+clahe_blend_planes (const __global uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, CLAHE_BLEND_ARGS,
+    __local uint * quads)
+{
+  CLAHE_QUADS_START;
+  for (y = y0; y < y1; y++) {
+    CLAHE_QUADS_ROW (y, clahe_fill_planes8);
+    clahe_blend_planes_row ((const __local uchar *) q, xtab, width, x0, x1,
+        ya, ya1, src + (size_t) y * src_stride, dst + (size_t) y * dst_stride,
+        bins);
+  }
+}
+#undef QUAD_T
+#undef CLAHE_BLEND_PART
+#undef CLAHE_PART16
+#undef CLAHE_PLANE_STORE
+#endif
+
 /* clahe_blend16 with the quad table */
 #define QUAD_T float4
 __kernel void

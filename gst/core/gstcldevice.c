@@ -292,6 +292,26 @@ create_queues (GstClDevice * self, GError ** error)
   return TRUE;
 }
 
+/* Whether the CPU kernels may use AVX-512 VBMI (clahe.cl's planar blend):
+ * POCL runs them on this CPU and builds them with clang, whose target
+ * attribute enables the instructions in one kernel. GST_CL_VBMI=0 keeps
+ * the kernels without them, so that the tests check those here too. */
+static gboolean
+cpu_byte_permutes (GstClDevice * self)
+{
+#if defined (__x86_64__) || defined (__i386__)
+  const gchar *env = g_getenv ("GST_CL_VBMI");
+
+  if (env && g_str_equal (env, "0"))
+    return FALSE;
+  return (self->type & CL_DEVICE_TYPE_CPU) && self->platform_name &&
+      strstr (self->platform_name, "Portable Computing Language") &&
+      __builtin_cpu_supports ("avx512vbmi");
+#else
+  return FALSE;
+#endif
+}
+
 /* NVIDIA's OpenCL reports the compute capability (cl_nv_device_attribute_query)
  * and compiles inline PTX; dp4a and dp2a came with 6.1.
  * GST_CL_DOT_PRODUCTS=0 turns them off, =1 picks the portable form. */
@@ -378,6 +398,7 @@ device_new (Candidate * c, GError ** error)
     self->simd_floats = env ? g_ascii_strtoull (env, NULL, 10) : width;
     self->simd_floats = MAX (self->simd_floats, 1);
   }
+  self->byte_permutes = cpu_byte_permutes (self);
   clGetDeviceInfo (c->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof (cl_ulong),
       &self->max_alloc, NULL);
   {

@@ -95,6 +95,9 @@ struct _GstClDevice
   guint simd_floats;            /* CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT:
                                  * POCL says 16 where the CPU's vector
                                  * registers hold 16 floats (AVX-512) */
+  gboolean byte_permutes;       /* the CPU kernels may use AVX-512 VBMI's
+                                 * byte permutes (POCL on a CPU that has
+                                 * them; GST_CL_VBMI=0 turns them off) */
 
   gboolean zero_copy;           /* frames stay in host memory that the device
                                  * reads in place: host_unified, unless

@@ -86,6 +86,7 @@ struct _GstClClahe
   cl_kernel k_blend, k_blend16, k_blend_image;
   cl_kernel k_count_parts, k_lut_parts, k_blend_cells;
   cl_kernel k_blend_quads, k_blend16_quads;     /* CPU builds only */
+  cl_kernel k_blend_planes;     /* CPU builds with byte permutes only */
   gsize group_local, group_wide;        /* LUT kernels' group sizes */
   gsize group_parts;            /* the parts kernels' (GPUs) */
   cl_mem hists;                 /* GPUs: the tiles' histograms, zero
@@ -207,6 +208,10 @@ gst_cl_clahe_setup (GstClBaseFilter * base, cl_program program,
           || !(self->k_blend16_quads = gst_cl_kernel_new (program,
                   "clahe_blend16_quads", error))))
     return FALSE;
+  if (!gst_cl_device_builds_gpu_kernels (device) && device->byte_permutes
+      && !(self->k_blend_planes = gst_cl_kernel_new (program,
+              "clahe_blend_planes", error)))
+    return FALSE;
   /* the image kernels take the same groups: the smaller of both */
   self->group_local = lut_group (device, self->k_lut);
   self->group_wide = lut_group (device, self->k_lut_wide);
@@ -247,6 +252,7 @@ gst_cl_clahe_cleanup (GstClBaseFilter * base)
   g_clear_pointer (&self->hists, clReleaseMemObject);
   self->hists_size = 0;
   release_kernel (&self->k_blend_quads);
+  release_kernel (&self->k_blend_planes);
   release_kernel (&self->k_blend16_quads);
   g_clear_pointer (&self->lut, clReleaseMemObject);
   self->lut_size = 0;
@@ -528,9 +534,11 @@ enqueue_blend (GstClClahe * self, GstClFrameWork * work,
     ok = gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
         GST_CL_ARG (dst->mem), BLEND_ARGS);
   } else {
-    if (quads)
-      k = GST_CL_PLANE_IS_WIDE (src) ? self->k_blend16_quads :
-          self->k_blend_quads;
+    /* the planar blend takes the quad table's place and size */
+    if (quads && GST_CL_PLANE_IS_WIDE (src))
+      k = self->k_blend16_quads;
+    else if (quads)
+      k = self->k_blend_planes ? self->k_blend_planes : self->k_blend_quads;
     else
       k = GST_CL_PLANE_IS_WIDE (src) ? self->k_blend16 : self->k_blend;
     ok = gst_cl_set_args (k, error, GST_CL_ARG (src->mem),
