@@ -294,8 +294,9 @@ create_queues (GstClDevice * self, GError ** error)
 
 /* Whether the CPU kernels may use AVX-512 VBMI (clahe.cl's planar blend):
  * POCL runs them on this CPU and builds them with clang, whose target
- * attribute enables the instructions in one kernel. GST_CL_VBMI=0 keeps
- * the kernels without them, so that the tests check those here too. */
+ * attribute enables the instructions in one function, whatever CPU model
+ * POCL builds for. GST_CL_VBMI=0 keeps the kernels without them, so that
+ * the tests check those here too. */
 static gboolean
 cpu_byte_permutes (GstClDevice * self)
 {
