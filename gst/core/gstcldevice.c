@@ -293,10 +293,11 @@ create_queues (GstClDevice * self, GError ** error)
 }
 
 /* Whether the CPU kernels may use AVX-512 VBMI (clahe.cl's planar blend):
- * POCL runs them on this CPU and builds them with clang, whose target
- * attribute enables the instructions in one function, whatever CPU model
- * POCL builds for. GST_CL_VBMI=0 keeps the kernels without them, so that
- * the tests check those here too. */
+ * POCL runs them on this CPU (a CPU device that shares the host's memory:
+ * not one of POCL's remote devices) and builds them with clang, whose
+ * target attribute enables the instructions in one function, whatever CPU
+ * model POCL builds for. GST_CL_VBMI=0 keeps the kernels without them, so
+ * that the tests check those here too. */
 static gboolean
 cpu_byte_permutes (GstClDevice * self)
 {
@@ -305,7 +306,8 @@ cpu_byte_permutes (GstClDevice * self)
 
   if (env && g_str_equal (env, "0"))
     return FALSE;
-  return (self->type & CL_DEVICE_TYPE_CPU) && self->platform_name &&
+  return (self->type & CL_DEVICE_TYPE_CPU) && self->host_unified &&
+      self->platform_name &&
       strstr (self->platform_name, "Portable Computing Language") &&
       __builtin_cpu_supports ("avx512vbmi");
 #else
