@@ -1010,6 +1010,17 @@ clahe_permute_lut (const __local uchar * t, clahe_v64 s)
   return (lo & ~top) | (hi & top);
 }
 
+/* the lanes (of 64 from x) whose cell is the first one's: xtab's cells
+ * never decrease along a row */
+inline __attribute__ ((always_inline)) int
+clahe_first_cell_lanes (const __global uint * xq)
+{
+  const uint16 c = (uint16) (xq[0]);
+  const int16 n = (vload16 (0, xq) == c) + (vload16 (0, xq + 16) == c) +
+      (vload16 (0, xq + 32) == c) + (vload16 (0, xq + 48) == c);
+  return -CLAHE_SUM16 (n);
+}
+
 /* clahe_blend_entries () of column x from the planar table @p */
 inline uint
 clahe_blend_plane (const __local uchar * p, const __global uint * xtab,
@@ -1021,13 +1032,14 @@ clahe_blend_plane (const __local uchar * p, const __global uint * xtab,
       as_float (xtab[3 * width + x]), ya, ya1, 255);
 }
 
-/* bytes 16 k .. 16 k + 15 of @v as floats */
-#define CLAHE_PART16(v, k) __builtin_convertvector (__builtin_shufflevector \
+/* bytes 16 k .. 16 k + 15 of @v as uint16, and as floats */
+#define CLAHE_BYTES16(v, k) __builtin_convertvector (__builtin_shufflevector \
     ((clahe_u64) (v), (clahe_u64) (v), 16 * (k), 16 * (k) + 1, \
         16 * (k) + 2, 16 * (k) + 3, 16 * (k) + 4, 16 * (k) + 5, \
         16 * (k) + 6, 16 * (k) + 7, 16 * (k) + 8, 16 * (k) + 9, \
         16 * (k) + 10, 16 * (k) + 11, 16 * (k) + 12, 16 * (k) + 13, \
-        16 * (k) + 14, 16 * (k) + 15), float16)
+        16 * (k) + 14, 16 * (k) + 15), uint16)
+#define CLAHE_PART16(v, k) convert_float16 (CLAHE_BYTES16 (v, k))
 
 /* the blend of 16 columns from x (part k of the block's 64) from their
  * entries @a, @b, @c, @d (clahe_blend_bytes16 (), the same operations) */
@@ -1130,8 +1142,264 @@ clahe_blend_planes (const __global uchar * src, int src_stride,
   }
 }
 #undef QUAD_T
+
+/* The planar blend of 10 bits (samples in 16-bit words, 1024 levels):
+ * each cell holds the low bytes of its four LUTs, one plane of 1024 bytes
+ * each, looked up as above a 128-byte segment at a time (eight permutes,
+ * each kept where the sample's top bits name its segment), then the three
+ * levels t1 < t2 < t3 at which each LUT
+ * reaches 256, 512 and 768: a LUT never decreases (a running sum, scaled
+ * and rounded), so an entry's high bits are the number of them at or
+ * below the sample (three comparisons instead of a second lookup). */
+#define CLAHE_CELL16(bins) (4 * (bins) + 64)
+typedef ushort clahe_w32 __attribute__ ((vector_size (64)));
+typedef ushort clahe_w32_u __attribute__ ((vector_size (64), aligned (2)));
+typedef uchar clahe_u32 __attribute__ ((vector_size (32)));
+
+inline void
+clahe_fill_planes16 (__local void *q, const __global ushort * lut, int t1,
+    int t2, int tiles_x, int bins)
+{
+  const __global ushort *l1 = lut + (size_t) t1 * tiles_x * bins;
+  const __global ushort *l2 = lut + (size_t) t2 * tiles_x * bins;
+  for (int cx = 0; cx <= tiles_x; cx++) {
+    const int x1 = max (cx - 1, 0) * bins, x2 = min (cx, tiles_x - 1) * bins;
+    const __global ushort *from[4] = { l1 + x1, l1 + x2, l2 + x1, l2 + x2 };
+    __local uchar *c = (__local uchar *) q + cx * CLAHE_CELL16 (bins);
+    __local ushort *th = (__local ushort *) (c + 4 * bins);
+    for (int j = 0; j < 4; j++) {
+      int16 n1 = (int16) (0), n2 = (int16) (0), n3 = (int16) (0);
+      for (int v = 0; v < bins; v += 16) {
+        const ushort16 e = LOAD_US16 (from[j] + v);
+        *(__local gst_cl_uchar16_u *) (c + j * bins + v) = convert_uchar16
+            (e & (ushort16) (0xff));
+        n1 -= convert_int16 (e < (ushort16) (256));
+        n2 -= convert_int16 (e < (ushort16) (512));
+        n3 -= convert_int16 (e < (ushort16) (768));
+      }
+      th[4 * j] = (ushort) CLAHE_SUM16 (n1);
+      th[4 * j + 1] = (ushort) CLAHE_SUM16 (n2);
+      th[4 * j + 2] = (ushort) CLAHE_SUM16 (n3);
+    }
+  }
+}
+
+/* the low bytes of the 1024-byte LUT plane @t at the 64 samples whose low
+ * bytes are @b and top bits (v >> 7) @top: segment k's where top is k */
+inline __attribute__ ((always_inline)) CLAHE_VBMI clahe_v64
+clahe_permute_plane16 (const __local uchar * t, clahe_v64 b, clahe_v64 top)
+{
+  const __local clahe_v64_u *w = (const __local clahe_v64_u *) t;
+  clahe_v64 r = b ^ b;
+#pragma clang loop unroll(full)
+  for (int k = 0; k < 8; k++)
+    r |= __builtin_ia32_vpermi2varqi512 (w[2 * k], b, w[2 * k + 1]) &
+        (top == (char) k);
+  return r;
+}
+
+
+/* the entry of LUT j of cell @c at sample @v, one column */
+inline uint
+clahe_plane16_entry (const __local uchar * c, int j, uint v, int bins)
+{
+  const __local ushort *th = (const __local ushort *) (c + 4 * bins) + 4 * j;
+  return c[j * bins + v] + 256 * ((v >= th[0]) + (v >= th[1]) + (v >= th[2]));
+}
+
+/* clahe_blend_entries () of column x of sample @v from the table @p */
+inline uint
+clahe_blend_plane16 (const __local uchar * p, const __global uint * xtab,
+    int width, int x, float ya, float ya1, uint v, int bins, int maxv)
+{
+  const __local uchar *c = p + xtab[4 * width + x] / bins *
+      CLAHE_CELL16 (bins);
+  return clahe_blend_entries ((float4) (clahe_plane16_entry (c, 0, v, bins),
+          clahe_plane16_entry (c, 1, v, bins), clahe_plane16_entry (c, 2, v,
+              bins), clahe_plane16_entry (c, 3, v, bins)),
+      as_float (xtab[2 * width + x]), as_float (xtab[3 * width + x]), ya,
+      ya1, maxv);
+}
+
+/* lanes 16 k .. 16 k + 15 of the 32-lane @v as uint16 */
+#define CLAHE_WORDS16(v, k) __builtin_convertvector (__builtin_shufflevector \
+    ((v), (v), 16 * (k), 16 * (k) + 1, 16 * (k) + 2, 16 * (k) + 3, \
+        16 * (k) + 4, 16 * (k) + 5, 16 * (k) + 6, 16 * (k) + 7, \
+        16 * (k) + 8, 16 * (k) + 9, 16 * (k) + 10, 16 * (k) + 11, \
+        16 * (k) + 12, 16 * (k) + 13, 16 * (k) + 14, 16 * (k) + 15), uint16)
+#define CLAHE_I32(o) (o), (o) + 1, (o) + 2, (o) + 3, (o) + 4, (o) + 5, \
+    (o) + 6, (o) + 7, (o) + 8, (o) + 9, (o) + 10, (o) + 11, (o) + 12, \
+    (o) + 13, (o) + 14, (o) + 15, (o) + 16, (o) + 17, (o) + 18, (o) + 19, \
+    (o) + 20, (o) + 21, (o) + 22, (o) + 23, (o) + 24, (o) + 25, (o) + 26, \
+    (o) + 27, (o) + 28, (o) + 29, (o) + 30, (o) + 31
+/* the 64 bytes of two 32-byte vectors */
+#define CLAHE_JOIN64(a, b) (clahe_v64) __builtin_shufflevector ((a), (b), \
+    CLAHE_I32 (0), CLAHE_I32 (32))
+
+/* the entries (32 words) of a LUT in the 32 lanes of @w (samples) whose
+ * low bytes are bytes 32 h .. 32 h + 31 of @lo, its thresholds @t1, @t2,
+ * @t3 */
+#define CLAHE_ENTRIES32(lo, h, w, t1, t2, t3) \
+  (__builtin_convertvector (__builtin_shufflevector ((clahe_u64) (lo), \
+          (clahe_u64) (lo), CLAHE_I32 (32 * (h))), clahe_w32) - \
+      ((clahe_w32) ((w) >= (t1)) + (clahe_w32) ((w) >= (t2)) + \
+          (clahe_w32) ((w) >= (t3))) * (ushort) 256)
+
+/* the blend of the 16 columns of group k from x: lanes 16 (k % 2) .. of
+ * the entries e0 .. e3 of half k / 2 */
+#define CLAHE_BLEND16_PART(k, e0, e1, e2, e3) \
+  do { \
+    const float16 xa = as_float16 (vload16 (0, xtab + 2 * width + x + \
+            16 * (k))); \
+    const float16 xa1 = as_float16 (vload16 (0, xtab + 3 * width + x + \
+            16 * (k))); \
+    const float16 res = (convert_float16 (CLAHE_WORDS16 (e0, (k) % 2)) * \
+        xa1 + convert_float16 (CLAHE_WORDS16 (e1, (k) % 2)) * xa) * ya1 + \
+        (convert_float16 (CLAHE_WORDS16 (e2, (k) % 2)) * xa1 + \
+        convert_float16 (CLAHE_WORDS16 (e3, (k) % 2)) * xa) * ya; \
+    STORE_US16 (drow + x + 16 * (k), convert_ushort16 (min (as_uint16 \
+                (convert_int16 ((res + 8388608.0f) - 8388608.0f)), \
+                (uint16) (maxv)) << (uint16) (shift))); \
+  } while (0)
+
+/* threshold i (0 .. 2) of LUT j of the cells at @t0 (lanes below n) and
+ * @t1 (the others), as the 32 lanes of half h of a block */
+inline __attribute__ ((always_inline)) CLAHE_VBMI clahe_w32
+clahe_threshold32 (const __local ushort * t0, const __local ushort * t1,
+    int j, int i, int h, int n)
+{
+  const clahe_w32 iota = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+    15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
+  };
+  const clahe_w32 second = (clahe_w32) (iota + (ushort) (32 * h) >=
+      (ushort) n);
+  return (t0[4 * j + i] & ~second) | (t1[4 * j + i] & second);
+}
+
+/* LUT j's entries in both halves (e_0, e_1) of the block, from its low
+ * bytes l_j */
+#define CLAHE_LUT_ENTRIES(j) \
+  const clahe_w32 e##j##_0 = CLAHE_ENTRIES32 (l##j, 0, w0, \
+      clahe_threshold32 (t0, t1, j, 0, 0, n), \
+      clahe_threshold32 (t0, t1, j, 1, 0, n), \
+      clahe_threshold32 (t0, t1, j, 2, 0, n)); \
+  const clahe_w32 e##j##_1 = CLAHE_ENTRIES32 (l##j, 1, w1, \
+      clahe_threshold32 (t0, t1, j, 0, 1, n), \
+      clahe_threshold32 (t0, t1, j, 1, 1, n), \
+      clahe_threshold32 (t0, t1, j, 2, 1, n))
+
+/* the 64 columns from x of a row of 10-bit samples in 16-bit words (@srow
+ * at x), from one cell or two (as clahe_blend_planes64), a block of three
+ * column by column */
+inline __attribute__ ((always_inline)) CLAHE_VBMI void
+clahe_blend16_planes64 (const __local uchar * p, const __global uint * xtab,
+    int width, int x, float ya, float ya1, const __global ushort * srow,
+    __global ushort * drow, int shift, uint mask, int maxv)
+{
+  const int bins = 1024;
+  const __global uint *xq = xtab + 4 * width + x;
+  const __local uchar *p0 = p + xq[0] / bins * CLAHE_CELL16 (bins);
+  const __local uchar *p1 = p + xq[63] / bins * CLAHE_CELL16 (bins);
+  const __local ushort *t0 = (const __local ushort *) (p0 + 4 * bins);
+  const __local ushort *t1 = (const __local ushort *) (p1 + 4 * bins);
+  const clahe_w32 w0 = (*(const __global clahe_w32_u *) srow >> shift) &
+      (ushort) mask;
+  const clahe_w32 w1 = (*(const __global clahe_w32_u *) (srow + 32) >>
+      shift) & (ushort) mask;
+  const clahe_v64 b = CLAHE_JOIN64 (__builtin_convertvector (w0, clahe_u32),
+      __builtin_convertvector (w1, clahe_u32));
+  const clahe_v64 top = CLAHE_JOIN64 (__builtin_convertvector (w0 >> 7,
+          clahe_u32), __builtin_convertvector (w1 >> 7, clahe_u32));
+  clahe_v64 l0, l1, l2, l3;
+  int n = 64;
+
+  l0 = clahe_permute_plane16 (p0, b, top);
+  l1 = clahe_permute_plane16 (p0 + bins, b, top);
+  l2 = clahe_permute_plane16 (p0 + 2 * bins, b, top);
+  l3 = clahe_permute_plane16 (p0 + 3 * bins, b, top);
+  if (p0 != p1) {
+    const clahe_v64 iota = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+      14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30,
+      31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+      48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63
+    };
+    clahe_v64 second;
+    n = clahe_first_cell_lanes (xq);
+    if (xq[n] != xq[63]) {
+      for (int i = 0; i < 64; i++)
+        drow[x + i] = (ushort) (clahe_blend_plane16 (p, xtab, width, x + i,
+                ya, ya1, ((uint) srow[i] >> shift) & mask, bins,
+                maxv) << shift);
+      return;
+    }
+    second = iota >= (char) n;
+    l0 = (l0 & ~second) | (clahe_permute_plane16 (p1, b, top) & second);
+    l1 = (l1 & ~second) | (clahe_permute_plane16 (p1 + bins, b, top) &
+        second);
+    l2 = (l2 & ~second) | (clahe_permute_plane16 (p1 + 2 * bins, b, top) &
+        second);
+    l3 = (l3 & ~second) | (clahe_permute_plane16 (p1 + 3 * bins, b, top) &
+        second);
+  }
+  {
+    CLAHE_LUT_ENTRIES (0);
+    CLAHE_LUT_ENTRIES (1);
+    CLAHE_LUT_ENTRIES (2);
+    CLAHE_LUT_ENTRIES (3);
+    CLAHE_BLEND16_PART (0, e0_0, e1_0, e2_0, e3_0);
+    CLAHE_BLEND16_PART (1, e0_0, e1_0, e2_0, e3_0);
+    CLAHE_BLEND16_PART (2, e0_1, e1_1, e2_1, e3_1);
+    CLAHE_BLEND16_PART (3, e0_1, e1_1, e2_1, e3_1);
+  }
+}
+
+/* a row of samples in 16-bit words from the planar table: as
+ * clahe_blend_planes_row () */
+__attribute__ ((noinline)) CLAHE_VBMI void
+clahe_blend16_planes_row (const __local uchar * p,
+    const __global uint * xtab, int width, int x0, int x1, float ya,
+    float ya1, const __global ushort * srow, __global ushort * drow,
+    int shift, uint mask, int bins, int maxv)
+{
+  if (x1 - x0 < 64) {
+    for (int x = x0; x < x1; x++)
+      drow[x] = (ushort) (clahe_blend_plane16 (p, xtab, width, x, ya, ya1,
+              ((uint) srow[x] >> shift) & mask, bins, maxv) << shift);
+    return;
+  }
+  for (int x = x0; x < x1; x += 64) {
+    x = min (x, x1 - 64);
+    clahe_blend16_planes64 (p, xtab, width, x, ya, ya1, srow + x, drow,
+        shift, mask, maxv);
+  }
+}
+
+/* clahe_blend16 with the planar table, up to 10 bits */
+#define QUAD_T float4
+__kernel void
+clahe_blend16_planes (const __global uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, CLAHE_BLEND_ARGS,
+    __local float4 * quads)
+{
+  CLAHE_QUADS_START;
+  for (y = y0; y < y1; y++) {
+    CLAHE_QUADS_ROW (y, clahe_fill_planes16);
+    clahe_blend16_planes_row ((const __local uchar *) q, xtab, width, x0,
+        x1, ya, ya1, (const __global ushort *) (src + (size_t) y *
+            src_stride), (__global ushort *) (dst + (size_t) y * dst_stride),
+        shift, mask, bins, maxv);
+  }
+}
+#undef QUAD_T
+#undef CLAHE_ENTRIES32
+#undef CLAHE_LUT_ENTRIES
+#undef CLAHE_BLEND16_PART
+#undef CLAHE_JOIN64
+#undef CLAHE_I32
+#undef CLAHE_WORDS16
 #undef CLAHE_BLEND_PART
 #undef CLAHE_PART16
+#undef CLAHE_BYTES16
 #undef CLAHE_PLANE_STORE
 #endif
 

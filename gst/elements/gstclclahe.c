@@ -86,7 +86,8 @@ struct _GstClClahe
   cl_kernel k_blend, k_blend16, k_blend_image;
   cl_kernel k_count_parts, k_lut_parts, k_blend_cells;
   cl_kernel k_blend_quads, k_blend16_quads;     /* CPU builds only */
-  cl_kernel k_blend_planes;     /* CPU builds with byte permutes only */
+  cl_kernel k_blend_planes, k_blend16_planes;   /* CPU builds with byte
+                                                 * permutes only */
   gsize group_local, group_wide;        /* LUT kernels' group sizes */
   gsize group_parts;            /* the parts kernels' (GPUs) */
   cl_mem hists;                 /* GPUs: the tiles' histograms, zero
@@ -209,8 +210,10 @@ gst_cl_clahe_setup (GstClBaseFilter * base, cl_program program,
                   "clahe_blend16_quads", error))))
     return FALSE;
   if (!gst_cl_device_builds_gpu_kernels (device) && device->byte_permutes
-      && !(self->k_blend_planes = gst_cl_kernel_new (program,
-              "clahe_blend_planes", error)))
+      && (!(self->k_blend_planes = gst_cl_kernel_new (program,
+                  "clahe_blend_planes", error))
+          || !(self->k_blend16_planes = gst_cl_kernel_new (program,
+                  "clahe_blend16_planes", error))))
     return FALSE;
   /* the image kernels take the same groups: the smaller of both */
   self->group_local = lut_group (device, self->k_lut);
@@ -253,6 +256,7 @@ gst_cl_clahe_cleanup (GstClBaseFilter * base)
   self->hists_size = 0;
   release_kernel (&self->k_blend_quads);
   release_kernel (&self->k_blend_planes);
+  release_kernel (&self->k_blend16_planes);
   release_kernel (&self->k_blend16_quads);
   g_clear_pointer (&self->lut, clReleaseMemObject);
   self->lut_size = 0;
@@ -536,7 +540,8 @@ enqueue_blend (GstClClahe * self, GstClFrameWork * work,
   } else {
     /* the planar blend takes the quad table's place and size */
     if (quads && GST_CL_PLANE_IS_WIDE (src))
-      k = self->k_blend16_quads;
+      k = self->k_blend16_planes && g->bins == 1024 ?
+          self->k_blend16_planes : self->k_blend16_quads;
     else if (quads)
       k = self->k_blend_planes ? self->k_blend_planes : self->k_blend_quads;
     else
