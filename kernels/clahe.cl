@@ -968,18 +968,20 @@ clahe_blend_quads (const __global uchar * src, int src_stride,
  * (the quad table's size) holds each cell's four LUTs one after the other
  * as bytes: p[(4 cx + k) bins + v] for k = l1[x1], l1[x2], l2[x1], l2[x2]
  * (clahe_fill_quads' cells). POCL builds for a CPU model that need not
- * name VBMI, so the kernel asks for it with clang's target attribute; the
- * host defines GST_CL_VBMI only where the CPU has it (gstcldevice.c). */
+ * name VBMI, so the row functions ask for it with clang's target
+ * attribute; the host defines GST_CL_VBMI only where the CPU has it
+ * (gstcldevice.c). */
 #define CLAHE_VBMI __attribute__ ((target ("avx512vbmi")))
 typedef char clahe_v64 __attribute__ ((vector_size (64)));
 typedef char clahe_v64_u __attribute__ ((vector_size (64), aligned (1)));
 typedef uchar clahe_u64 __attribute__ ((vector_size (64)));
-typedef uchar clahe_u16 __attribute__ ((vector_size (16)));
 
 /* 16 LUT entries from @l as bytes at @p */
 #define CLAHE_PLANE_STORE(p, l) (*(__local gst_cl_uchar16_u *) (p) = \
     convert_uchar16 (LOAD_US16 (l)))
 
+/* The planar table of the pair of rows of tiles (t1, t2) in @q: for
+ * each cell, its four LUTs as bytes */
 inline void
 clahe_fill_planes8 (__local uint * q, const __global ushort * lut, int t1,
     int t2, int tiles_x, int bins)
@@ -1011,7 +1013,8 @@ clahe_permute_lut (const __local uchar * t, clahe_v64 s)
 }
 
 /* the lanes (of 64 from x) whose cell is the first one's: xtab's cells
- * never decrease along a row */
+ * never decrease along a row (the 10-bit blend's; for 8 bits a scalar
+ * walk to the boundary was faster) */
 inline __attribute__ ((always_inline)) int
 clahe_first_cell_lanes (const __global uint * xq)
 {
@@ -1147,15 +1150,20 @@ clahe_blend_planes (const __global uchar * src, int src_stride,
  * each cell holds the low bytes of its four LUTs, one plane of 1024 bytes
  * each, looked up as above a 128-byte segment at a time (eight permutes,
  * each kept where the sample's top bits name its segment), then the three
- * levels t1 < t2 < t3 at which each LUT
- * reaches 256, 512 and 768: a LUT never decreases (a running sum, scaled
- * and rounded), so an entry's high bits are the number of them at or
- * below the sample (three comparisons instead of a second lookup). */
+ * levels t1 <= t2 <= t3 at which each LUT reaches 256, 512 and 768 (4
+ * words a LUT, the last unused): a LUT never decreases (a running sum,
+ * scaled and rounded), so an entry's high bits are the number of them at
+ * or below the sample (three comparisons instead of a second lookup). A
+ * cell takes CLAHE_CELL16 bytes, about a quarter of its quad table's
+ * place. */
 #define CLAHE_CELL16(bins) (4 * (bins) + 64)
 typedef ushort clahe_w32 __attribute__ ((vector_size (64)));
 typedef ushort clahe_w32_u __attribute__ ((vector_size (64), aligned (2)));
 typedef uchar clahe_u32 __attribute__ ((vector_size (32)));
 
+/* The planar table of the pair of rows of tiles (t1, t2) in @q: as
+ * clahe_fill_planes8 (), each cell's planes of low bytes, then the
+ * thresholds (the count of entries below 256, 512 and 768) */
 inline void
 clahe_fill_planes16 (__local void *q, const __global ushort * lut, int t1,
     int t2, int tiles_x, int bins)
