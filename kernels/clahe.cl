@@ -1012,6 +1012,21 @@ clahe_permute_lut (const __local uchar * t, clahe_v64 s)
   return (lo & ~top) | (hi & top);
 }
 
+/* all ones in the lanes (of 64) from @n on */
+inline __attribute__ ((always_inline)) clahe_v64
+clahe_lanes_from (int n)
+{
+  const clahe_v64 iota = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+    15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32,
+    33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50,
+    51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63
+  };
+  return iota >= (char) n;
+}
+
+/* @a, with @b in the lanes where @m is all ones */
+#define CLAHE_MERGE(a, b, m) (((a) & ~(m)) | ((b) & (m)))
+
 /* the lanes (of 64 from x) whose cell is the first one's: xtab's cells
  * never decrease along a row (the 10-bit blend's; for 8 bits a scalar
  * walk to the boundary was faster) */
@@ -1077,11 +1092,6 @@ clahe_blend_planes64 (const __local uchar * p, const __global uint * xtab,
   c = clahe_permute_lut (p + 4 * c0 + 2 * bins, s);
   d = clahe_permute_lut (p + 4 * c0 + 3 * bins, s);
   if (c0 != c1) {
-    const clahe_v64 iota = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
-      14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30,
-      31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
-      48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63
-    };
     clahe_v64 second;
     int n = 1;
     while (xq[n] == c0)
@@ -1092,12 +1102,12 @@ clahe_blend_planes64 (const __local uchar * p, const __global uint * xtab,
             ya1, srow[x + i], bins);
       return;
     }
-    second = iota >= (char) n;
-    a = (a & ~second) | (clahe_permute_lut (p + 4 * c1, s) & second);
-    b = (b & ~second) | (clahe_permute_lut (p + 4 * c1 + bins, s) & second);
-    c = (c & ~second) | (clahe_permute_lut (p + 4 * c1 + 2 * bins, s) &
+    second = clahe_lanes_from (n);
+    a = CLAHE_MERGE (a, clahe_permute_lut (p + 4 * c1, s), second);
+    b = CLAHE_MERGE (b, clahe_permute_lut (p + 4 * c1 + bins, s), second);
+    c = CLAHE_MERGE (c, clahe_permute_lut (p + 4 * c1 + 2 * bins, s),
         second);
-    d = (d & ~second) | (clahe_permute_lut (p + 4 * c1 + 3 * bins, s) &
+    d = CLAHE_MERGE (d, clahe_permute_lut (p + 4 * c1 + 3 * bins, s),
         second);
   }
   CLAHE_BLEND_PART (0);
@@ -1281,7 +1291,7 @@ clahe_threshold32 (const __local ushort * t0, const __local ushort * t1,
   };
   const clahe_w32 second = (clahe_w32) (iota + (ushort) (32 * h) >=
       (ushort) n);
-  return (t0[4 * j + i] & ~second) | (t1[4 * j + i] & second);
+  return CLAHE_MERGE (t0[4 * j + i], t1[4 * j + i], second);
 }
 
 /* LUT j's entries in both halves (e_0, e_1) of the block, from its low
@@ -1326,11 +1336,6 @@ clahe_blend16_planes64 (const __local uchar * p, const __global uint * xtab,
   l2 = clahe_permute_plane16 (p0 + 2 * bins, b, top);
   l3 = clahe_permute_plane16 (p0 + 3 * bins, b, top);
   if (p0 != p1) {
-    const clahe_v64 iota = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
-      14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30,
-      31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
-      48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63
-    };
     clahe_v64 second;
     n = clahe_first_cell_lanes (xq);
     if (xq[n] != xq[63]) {
@@ -1340,13 +1345,12 @@ clahe_blend16_planes64 (const __local uchar * p, const __global uint * xtab,
                 maxv) << shift);
       return;
     }
-    second = iota >= (char) n;
-    l0 = (l0 & ~second) | (clahe_permute_plane16 (p1, b, top) & second);
-    l1 = (l1 & ~second) | (clahe_permute_plane16 (p1 + bins, b, top) &
+    second = clahe_lanes_from (n);
+    l0 = CLAHE_MERGE (l0, clahe_permute_plane16 (p1, b, top), second);
+    l1 = CLAHE_MERGE (l1, clahe_permute_plane16 (p1 + bins, b, top), second);
+    l2 = CLAHE_MERGE (l2, clahe_permute_plane16 (p1 + 2 * bins, b, top),
         second);
-    l2 = (l2 & ~second) | (clahe_permute_plane16 (p1 + 2 * bins, b, top) &
-        second);
-    l3 = (l3 & ~second) | (clahe_permute_plane16 (p1 + 3 * bins, b, top) &
+    l3 = CLAHE_MERGE (l3, clahe_permute_plane16 (p1 + 3 * bins, b, top),
         second);
   }
   {
@@ -1409,6 +1413,7 @@ clahe_blend16_planes (const __global uchar * src, int src_stride,
 #undef CLAHE_PART16
 #undef CLAHE_BYTES16
 #undef CLAHE_PLANE_STORE
+#undef CLAHE_MERGE
 #endif
 
 /* clahe_blend16 with the quad table */
