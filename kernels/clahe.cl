@@ -1386,7 +1386,7 @@ clahe_blend16_planes_row (const __local uchar * p,
   }
 }
 
-/* clahe_blend16 with the planar table, up to 10 bits */
+/* clahe_blend16 with the planar table, at 10 bits (the host checks) */
 #define QUAD_T float4
 __kernel void
 clahe_blend16_planes (const __global uchar * src, int src_stride,
