@@ -47,6 +47,21 @@ def luma_arrays(fs):
     return out
 
 
+def cpu_blend_paths():
+    """Which 8- and 10-bit blends a POCL device of this host takes: the
+    planar ones where the CPU has AVX-512 VBMI and GST_CL_VBMI is not 0
+    (gstcldevice.c), else the quad ones."""
+    try:
+        with open('/proc/cpuinfo') as f:
+            vbmi = ' avx512vbmi' in f.read()
+    except OSError:
+        vbmi = False
+    if os.environ.get('GST_CL_VBMI') == '0':
+        return 'on a CPU device: quad blends (GST_CL_VBMI=0)'
+    return ('on a CPU device: planar blends (AVX-512 VBMI)' if vbmi
+            else 'on a CPU device: quad blends (no AVX-512 VBMI)')
+
+
 def time_cv2(clahe, lumas, n, warm):
     for i in range(warm):
         clahe.apply(lumas[i % NFRAMES])
@@ -108,7 +123,8 @@ def main():
 
     print(f'clclahe ({args.props}) on "{device}" against cv2 {cv2.__version__} '
           f'createCLAHE(40, (8, 8)) on {cv2.getNumThreads()} threads; '
-          f'{os.cpu_count()} CPUs; medians of {args.repeat} rounds of {args.frames} frames\n')
+          f'{os.cpu_count()} CPUs; medians of {args.repeat} rounds of {args.frames} frames; '
+          f'{cpu_blend_paths()}\n')
     print('| format | size | clclahe, element only | its kernels (kernel-ns) | cv2 | cv2 / clclahe |')
     print('|---|---|---|---|---|---|')
     for size in args.sizes.split(','):
