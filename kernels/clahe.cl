@@ -805,20 +805,35 @@ clahe_unpack_quad (uint e)
  * transposition). No clamp to maxv (255): entries of at most 255 blended
  * with weights whose rounded sums exceed 1 by a few ulps stay far below
  * 255.5. */
+/* clahe_blend_lanes8 (a, b, c, d, xa_, xa1_, ya, ya1), clahe_blend_lanes16:
+ * OpenCV's blend of N columns' entries @a, @b, @c, @d (as in
+ * clahe_blend_entries ()) with their weights at @xa_ and @xa1_, rounded
+ * (not clamped) */
+#define CLAHE_BLEND_LANES(N) \
+inline __attribute__ ((always_inline)) uint##N \
+clahe_blend_lanes##N (float##N a, float##N b, float##N c, float##N d, \
+    const __global uint * xa_, const __global uint * xa1_, float ya, \
+    float ya1) \
+{ \
+  const float##N xa = as_float##N (vload##N (0, xa_)); \
+  const float##N xa1 = as_float##N (vload##N (0, xa1_)); \
+  const float##N res = (a * xa1 + b * xa) * ya1 + (c * xa1 + d * xa) * ya; \
+  return as_uint##N (convert_int##N ((res + 8388608.0f) - 8388608.0f)); \
+}
+
+CLAHE_BLEND_LANES (8);
+CLAHE_BLEND_LANES (16);
+
 #define CLAHE_BLEND_BYTES(N) \
 inline __attribute__ ((always_inline)) uint##N \
 clahe_blend_bytes##N (uint##N e, const __global uint * xa_, \
     const __global uint * xa1_, float ya, float ya1) \
 { \
   const uint##N byte = (uint##N) (0xff); \
-  const float##N a = convert_float##N (as_int##N (e & byte)); \
-  const float##N b = convert_float##N (as_int##N ((e >> 8) & byte)); \
-  const float##N c = convert_float##N (as_int##N ((e >> 16) & byte)); \
-  const float##N d = convert_float##N (as_int##N (e >> 24)); \
-  const float##N xa = as_float##N (vload##N (0, xa_)); \
-  const float##N xa1 = as_float##N (vload##N (0, xa1_)); \
-  const float##N res = (a * xa1 + b * xa) * ya1 + (c * xa1 + d * xa) * ya; \
-  return as_uint##N (convert_int##N ((res + 8388608.0f) - 8388608.0f)); \
+  return clahe_blend_lanes##N (convert_float##N (as_int##N (e & byte)), \
+      convert_float##N (as_int##N ((e >> 8) & byte)), \
+      convert_float##N (as_int##N ((e >> 16) & byte)), \
+      convert_float##N (as_int##N (e >> 24)), xa_, xa1_, ya, ya1); \
 }
 
 CLAHE_BLEND_BYTES (8);
@@ -976,29 +991,50 @@ typedef char clahe_v64 __attribute__ ((vector_size (64)));
 typedef char clahe_v64_u __attribute__ ((vector_size (64), aligned (1)));
 typedef uchar clahe_u64 __attribute__ ((vector_size (64)));
 
-/* 16 LUT entries from @l as bytes at @p */
-#define CLAHE_PLANE_STORE(p, l) (*(__local gst_cl_uchar16_u *) (p) = \
-    convert_uchar16 (LOAD_US16 (l)))
-
-/* The planar table of the pair of rows of tiles (t1, t2) in @q: for
- * each cell, its four LUTs as bytes */
+/* The planar table of the pair of rows of tiles (t1, t2) in @q, a cell
+ * every @cell bytes: its four LUTs' low bytes, one plane of `bins` after
+ * the other, and with @thresholds the four words of each LUT's
+ * thresholds after them (the planar blend of 10 bits: the count of its
+ * entries below 256, 512 and 768) */
 inline void
-clahe_fill_planes8 (__local uint * q, const __global ushort * lut, int t1,
-    int t2, int tiles_x, int bins)
+clahe_fill_planes (__local uchar * q, const __global ushort * lut, int t1,
+    int t2, int tiles_x, int bins, int cell, int thresholds)
 {
   const __global ushort *l1 = lut + (size_t) t1 * tiles_x * bins;
   const __global ushort *l2 = lut + (size_t) t2 * tiles_x * bins;
   for (int cx = 0; cx <= tiles_x; cx++) {
     const int x1 = max (cx - 1, 0) * bins, x2 = min (cx, tiles_x - 1) * bins;
-    __local uchar *c = (__local uchar *) q + 4 * cx * bins;
-    for (int v = 0; v < bins; v += 16) {
-      CLAHE_PLANE_STORE (c + v, l1 + x1 + v);
-      CLAHE_PLANE_STORE (c + bins + v, l1 + x2 + v);
-      CLAHE_PLANE_STORE (c + 2 * bins + v, l2 + x1 + v);
-      CLAHE_PLANE_STORE (c + 3 * bins + v, l2 + x2 + v);
+    const __global ushort *from[4] = { l1 + x1, l1 + x2, l2 + x1, l2 + x2 };
+    __local uchar *c = q + cx * cell;
+    __local ushort *th = (__local ushort *) (c + 4 * bins);
+    for (int j = 0; j < 4; j++) {
+      int16 n1 = (int16) (0), n2 = (int16) (0), n3 = (int16) (0);
+      for (int v = 0; v < bins; v += 16) {
+        const ushort16 e = LOAD_US16 (from[j] + v);
+        *(__local gst_cl_uchar16_u *) (c + j * bins + v) = convert_uchar16
+            (e & (ushort16) (0xff));
+        if (thresholds) {
+          n1 -= convert_int16 (e < (ushort16) (256));
+          n2 -= convert_int16 (e < (ushort16) (512));
+          n3 -= convert_int16 (e < (ushort16) (768));
+        }
+      }
+      if (thresholds) {
+        th[4 * j] = (ushort) CLAHE_SUM16 (n1);
+        th[4 * j + 1] = (ushort) CLAHE_SUM16 (n2);
+        th[4 * j + 2] = (ushort) CLAHE_SUM16 (n3);
+      }
     }
   }
 }
+
+/* the planar tables of 8 bits (the quad table's size) and of 10 bits */
+#define clahe_fill_planes8(q, lut, t1, t2, tiles_x, bins) \
+  clahe_fill_planes ((__local uchar *) (q), lut, t1, t2, tiles_x, bins, \
+      4 * (bins), 0)
+#define clahe_fill_planes16(q, lut, t1, t2, tiles_x, bins) \
+  clahe_fill_planes ((__local uchar *) (q), lut, t1, t2, tiles_x, bins, \
+      CLAHE_CELL16 (bins), 1)
 
 /* the entries of the 256-byte LUT @t at the 64 samples @s */
 inline __attribute__ ((always_inline)) CLAHE_VBMI clahe_v64
@@ -1060,19 +1096,12 @@ clahe_blend_plane (const __local uchar * p, const __global uint * xtab,
 #define CLAHE_PART16(v, k) convert_float16 (CLAHE_BYTES16 (v, k))
 
 /* the blend of 16 columns from x (part k of the block's 64) from their
- * entries @a, @b, @c, @d (clahe_blend_bytes16 (), the same operations) */
+ * entries @a, @b, @c, @d */
 #define CLAHE_BLEND_PART(k) \
-  do { \
-    const float16 xa = as_float16 (vload16 (0, xtab + 2 * width + x + \
-            16 * (k))); \
-    const float16 xa1 = as_float16 (vload16 (0, xtab + 3 * width + x + \
-            16 * (k))); \
-    const float16 res = (CLAHE_PART16 (a, k) * xa1 + CLAHE_PART16 (b, k) * \
-        xa) * ya1 + (CLAHE_PART16 (c, k) * xa1 + CLAHE_PART16 (d, k) * \
-        xa) * ya; \
-    STORE_UC16 (drow + x + 16 * (k), convert_uchar16 (convert_int16 \
-            ((res + 8388608.0f) - 8388608.0f))); \
-  } while (0)
+  STORE_UC16 (drow + x + 16 * (k), convert_uchar16 (clahe_blend_lanes16 \
+          (CLAHE_PART16 (a, k), CLAHE_PART16 (b, k), CLAHE_PART16 (c, k), \
+              CLAHE_PART16 (d, k), xtab + 2 * width + x + 16 * (k), \
+              xtab + 3 * width + x + 16 * (k), ya, ya1)))
 
 /* the 64 columns from x of a row: their entries from one cell, or from
  * two with a select at the boundary; a block of three cells (tiles
@@ -1171,37 +1200,6 @@ typedef ushort clahe_w32 __attribute__ ((vector_size (64)));
 typedef ushort clahe_w32_u __attribute__ ((vector_size (64), aligned (2)));
 typedef uchar clahe_u32 __attribute__ ((vector_size (32)));
 
-/* The planar table of the pair of rows of tiles (t1, t2) in @q: as
- * clahe_fill_planes8 (), each cell's planes of low bytes, then the
- * thresholds (the count of entries below 256, 512 and 768) */
-inline void
-clahe_fill_planes16 (__local void *q, const __global ushort * lut, int t1,
-    int t2, int tiles_x, int bins)
-{
-  const __global ushort *l1 = lut + (size_t) t1 * tiles_x * bins;
-  const __global ushort *l2 = lut + (size_t) t2 * tiles_x * bins;
-  for (int cx = 0; cx <= tiles_x; cx++) {
-    const int x1 = max (cx - 1, 0) * bins, x2 = min (cx, tiles_x - 1) * bins;
-    const __global ushort *from[4] = { l1 + x1, l1 + x2, l2 + x1, l2 + x2 };
-    __local uchar *c = (__local uchar *) q + cx * CLAHE_CELL16 (bins);
-    __local ushort *th = (__local ushort *) (c + 4 * bins);
-    for (int j = 0; j < 4; j++) {
-      int16 n1 = (int16) (0), n2 = (int16) (0), n3 = (int16) (0);
-      for (int v = 0; v < bins; v += 16) {
-        const ushort16 e = LOAD_US16 (from[j] + v);
-        *(__local gst_cl_uchar16_u *) (c + j * bins + v) = convert_uchar16
-            (e & (ushort16) (0xff));
-        n1 -= convert_int16 (e < (ushort16) (256));
-        n2 -= convert_int16 (e < (ushort16) (512));
-        n3 -= convert_int16 (e < (ushort16) (768));
-      }
-      th[4 * j] = (ushort) CLAHE_SUM16 (n1);
-      th[4 * j + 1] = (ushort) CLAHE_SUM16 (n2);
-      th[4 * j + 2] = (ushort) CLAHE_SUM16 (n3);
-    }
-  }
-}
-
 /* the low bytes of the 1024-byte LUT plane @t at the 64 samples whose low
  * bytes are @b and top bits (v >> 7) @top: segment k's where top is k */
 inline __attribute__ ((always_inline)) CLAHE_VBMI clahe_v64
@@ -1215,7 +1213,6 @@ clahe_permute_plane16 (const __local uchar * t, clahe_v64 b, clahe_v64 top)
         (top == (char) k);
   return r;
 }
-
 
 /* the entry of LUT j of cell @c at sample @v, one column */
 inline uint
@@ -1266,19 +1263,14 @@ clahe_blend_plane16 (const __local uchar * p, const __global uint * xtab,
 /* the blend of the 16 columns of group k from x: lanes 16 (k % 2) .. of
  * the entries e0 .. e3 of half k / 2 */
 #define CLAHE_BLEND16_PART(k, e0, e1, e2, e3) \
-  do { \
-    const float16 xa = as_float16 (vload16 (0, xtab + 2 * width + x + \
-            16 * (k))); \
-    const float16 xa1 = as_float16 (vload16 (0, xtab + 3 * width + x + \
-            16 * (k))); \
-    const float16 res = (convert_float16 (CLAHE_WORDS16 (e0, (k) % 2)) * \
-        xa1 + convert_float16 (CLAHE_WORDS16 (e1, (k) % 2)) * xa) * ya1 + \
-        (convert_float16 (CLAHE_WORDS16 (e2, (k) % 2)) * xa1 + \
-        convert_float16 (CLAHE_WORDS16 (e3, (k) % 2)) * xa) * ya; \
-    STORE_US16 (drow + x + 16 * (k), convert_ushort16 (min (as_uint16 \
-                (convert_int16 ((res + 8388608.0f) - 8388608.0f)), \
-                (uint16) (maxv)) << (uint16) (shift))); \
-  } while (0)
+  STORE_US16 (drow + x + 16 * (k), convert_ushort16 (min \
+          (clahe_blend_lanes16 (convert_float16 (CLAHE_WORDS16 (e0, \
+                      (k) % 2)), convert_float16 (CLAHE_WORDS16 (e1, \
+                      (k) % 2)), convert_float16 (CLAHE_WORDS16 (e2, \
+                      (k) % 2)), convert_float16 (CLAHE_WORDS16 (e3, \
+                      (k) % 2)), xtab + 2 * width + x + 16 * (k), \
+              xtab + 3 * width + x + 16 * (k), ya, ya1), \
+          (uint16) (maxv)) << (uint16) (shift)))
 
 /* threshold i (0 .. 2) of LUT j of the cells at @t0 (lanes below n) and
  * @t1 (the others), as the 32 lanes of half h of a block */
@@ -1306,8 +1298,8 @@ clahe_threshold32 (const __local ushort * t0, const __local ushort * t1,
       clahe_threshold32 (t0, t1, j, 1, 1, n), \
       clahe_threshold32 (t0, t1, j, 2, 1, n))
 
-/* the 64 columns from x of a row of 10-bit samples in 16-bit words (@srow
- * at x), from one cell or two (as clahe_blend_planes64), a block of three
+/* the 64 columns from x of a row of 10-bit samples in 16-bit words, from
+ * one cell or two (as clahe_blend_planes64), a block of three
  * column by column */
 inline __attribute__ ((always_inline)) CLAHE_VBMI void
 clahe_blend16_planes64 (const __local uchar * p, const __global uint * xtab,
@@ -1320,9 +1312,9 @@ clahe_blend16_planes64 (const __local uchar * p, const __global uint * xtab,
   const __local uchar *p1 = p + xq[63] / bins * CLAHE_CELL16 (bins);
   const __local ushort *t0 = (const __local ushort *) (p0 + 4 * bins);
   const __local ushort *t1 = (const __local ushort *) (p1 + 4 * bins);
-  const clahe_w32 w0 = (*(const __global clahe_w32_u *) srow >> shift) &
-      (ushort) mask;
-  const clahe_w32 w1 = (*(const __global clahe_w32_u *) (srow + 32) >>
+  const clahe_w32 w0 = (*(const __global clahe_w32_u *) (srow + x) >>
+      shift) & (ushort) mask;
+  const clahe_w32 w1 = (*(const __global clahe_w32_u *) (srow + x + 32) >>
       shift) & (ushort) mask;
   const clahe_v64 b = CLAHE_JOIN64 (__builtin_convertvector (w0, clahe_u32),
       __builtin_convertvector (w1, clahe_u32));
@@ -1341,7 +1333,7 @@ clahe_blend16_planes64 (const __local uchar * p, const __global uint * xtab,
     if (xq[n] != xq[63]) {
       for (int i = 0; i < 64; i++)
         drow[x + i] = (ushort) (clahe_blend_plane16 (p, xtab, width, x + i,
-                ya, ya1, ((uint) srow[i] >> shift) & mask, bins,
+                ya, ya1, ((uint) srow[x + i] >> shift) & mask, bins,
                 maxv) << shift);
       return;
     }
@@ -1381,8 +1373,8 @@ clahe_blend16_planes_row (const __local uchar * p,
   }
   for (int x = x0; x < x1; x += 64) {
     x = min (x, x1 - 64);
-    clahe_blend16_planes64 (p, xtab, width, x, ya, ya1, srow + x, drow,
-        shift, mask, maxv);
+    clahe_blend16_planes64 (p, xtab, width, x, ya, ya1, srow, drow, shift,
+        mask, maxv);
   }
 }
 
@@ -1412,8 +1404,9 @@ clahe_blend16_planes (const __global uchar * src, int src_stride,
 #undef CLAHE_BLEND_PART
 #undef CLAHE_PART16
 #undef CLAHE_BYTES16
-#undef CLAHE_PLANE_STORE
 #undef CLAHE_MERGE
+#undef clahe_fill_planes8
+#undef clahe_fill_planes16
 #endif
 
 /* clahe_blend16 with the quad table */
