@@ -74,7 +74,10 @@
  * [0, 1] (caps time), and the frame's curve as a gain over PQ (s) in
  * [0, 1] (tonemap_curve); each GST_CL_TONEMAP_LUT pairs of floats, the
  * value at knot i of GST_CL_TONEMAP_LUT + 1 and the step to knot i + 1,
- * interpolated linearly */
+ * interpolated linearly; after them PQ's EOTF in nits at the
+ * GST_CL_TONEMAP_LUT + 1 knots of the gain table (tonemap_curve's s) */
 #define GST_CL_TONEMAP_LUT 4096
+/* where the knots' nits start in the table buffer, in floats */
+#define GST_CL_TONEMAP_PQ_KNOTS (4 * GST_CL_TONEMAP_LUT)
 
 #endif

@@ -457,10 +457,12 @@ tm_percentile_bin (__global uint * hist, uint need, __local uint * sums,
   return *found;
 }
 
-/* s' of the curve for the signal s (nits): the note's formulas, with
- * pq_lw = PQ (Lw), maxlum = PQ (Lt) / PQ (Lw) */
+/* s' of the curve for the signal s (nits) of PQ e: the note's formulas,
+ * with pq_lw = PQ (Lw), maxlum = PQ (Lt) / PQ (Lw). bt2390 below KS is
+ * s' = PQ^-1 (E1 PQ (Lw)) = s itself: no powers there. */
 inline float
-tm_curve (int curve, float s, float lw, float lt, float pq_lw, float maxlum)
+tm_curve (int curve, float s, float e, float lw, float lt, float pq_lw,
+    float maxlum)
 {
   if (s <= 0.0f)
     return 0.0f;
@@ -468,9 +470,13 @@ tm_curve (int curve, float s, float lw, float lt, float pq_lw, float maxlum)
     return min (s, lt);
   if (curve == GST_CL_TONEMAP_CURVE_BT2390) {
     const float ks = 1.5f * maxlum - 0.5f;
-    const float e1 = min (tm_pq_inverse (s) / pq_lw, 1.0f);
-    float e2 = e1;
-    if (e1 >= ks) {
+    const float e1 = e / pq_lw;
+    float e2;
+    if (e1 < ks && e1 < 1.0f)
+      return s;
+    if (e1 >= 1.0f)
+      e2 = maxlum;
+    else {
       const float t = (e1 - ks) / (1.0f - ks), t2 = t * t, t3 = t2 * t;
       e2 = (2.0f * t3 - 3.0f * t2 + 1.0f) * ks + (t3 - 2.0f * t2 + t) *
           (1.0f - ks) + (-2.0f * t3 + 3.0f * t2) * maxlum;
@@ -527,8 +533,11 @@ void
 tonemap_curve (__global uint * hist, __global float *state,
     __global float *params, __global float2 * gain, uint need, int dynamic,
     int reset, float lw_fixed, float lt, float threshold, float coef,
-    int curve)
+    int curve, const __global float * tables)
 {
+  /* s at each knot, made at caps time in double precision: the powers of
+   * PQ's EOTF, and for bt2390 those of its inverse, a knot spared */
+  const __global float *knot_nits = tables + GST_CL_TONEMAP_PQ_KNOTS;
   __local uint sums[GST_CL_TONEMAP_GROUP];
   __local float knots[GST_CL_TONEMAP_LUT + 1];
   __local int found;
@@ -559,9 +568,9 @@ tonemap_curve (__global uint * hist, __global float *state,
   pq_lw = tm_pq_inverse (lw);
   maxlum = tm_pq_inverse (lt) / pq_lw;
   for (int k = i; k <= GST_CL_TONEMAP_LUT; k += GST_CL_TONEMAP_GROUP) {
-    const float s = tm_pq_eotf ((float) k / GST_CL_TONEMAP_LUT);
-    knots[k] = s > 0.0f ? tm_curve (curve, s, lw, lt, pq_lw, maxlum) / s :
-        1.0f;
+    const float s = knot_nits[k];
+    knots[k] = s > 0.0f ? tm_curve (curve, s, (float) k / GST_CL_TONEMAP_LUT,
+        lw, lt, pq_lw, maxlum) / s : 1.0f;
   }
   barrier (CLK_LOCAL_MEM_FENCE);
   for (int k = i; k < GST_CL_TONEMAP_LUT; k += GST_CL_TONEMAP_GROUP)

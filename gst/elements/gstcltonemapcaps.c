@@ -325,6 +325,10 @@ set_luts (cl_float * lut, gboolean hlg)
     /* over u = sqrt (L / Lt): V = (u^2)^(1 / 2.4) */
     set_pair (lut + 2 * (n + i), pow (e0, 2.0 / 2.4), pow (e1, 2.0 / 2.4));
   }
+  /* the same knots for every frame's curve, whatever the input's transfer */
+  for (i = 0; i <= n; i++)
+    lut[GST_CL_TONEMAP_PQ_KNOTS + i] =
+        (cl_float) gst_cl_tonemap_pq_eotf ((gdouble) i / n);
 }
 
 /* MaxCLL, else the mastering display's peak, in nits; 0 if neither */

@@ -24,7 +24,8 @@ G_BEGIN_DECLS
  *   nits; 0 when the caps carry neither
  * @lut: tonemap.cl's `lut`: the input's transfer (PQ's EOTF in nits, or
  *   HLG's inverse OETF) over the signal, then BT.1886's inverse over
- *   sqrt (L / Lt), each GST_CL_TONEMAP_LUT pairs (gstclshared.h)
+ *   sqrt (L / Lt), each GST_CL_TONEMAP_LUT pairs, then PQ's EOTF at the
+ *   gain table's knots (gstclshared.h)
  *
  * What the caps decide, for set_info.
  */
@@ -34,7 +35,7 @@ typedef struct
   cl_float cfg[32];
   cl_int8 in_fmt, out_fmt;
   gdouble meta_peak;
-  cl_float lut[4 * GST_CL_TONEMAP_LUT];
+  cl_float lut[GST_CL_TONEMAP_PQ_KNOTS + GST_CL_TONEMAP_LUT + 1];
 } GstClToneMapSetup;
 
 GstCaps *gst_cl_tonemap_transform_caps (GstPadDirection direction,

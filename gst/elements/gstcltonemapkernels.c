@@ -273,7 +273,8 @@ enqueue_curve (GstClToneMapKernels * k, GstClFrameWork * work,
       GST_CL_ARG (k->state), GST_CL_ARG (k->params), GST_CL_ARG (k->gain),
       GST_CL_ARG (need), GST_CL_ARG (dynamic), GST_CL_ARG (reset),
       GST_CL_ARG (lw_fixed), GST_CL_ARG (lt), GST_CL_ARG (threshold),
-      GST_CL_ARG (coef), GST_CL_ARG (curve), GST_CL_ARGS_END)
+      GST_CL_ARG (coef), GST_CL_ARG (curve), GST_CL_ARG (k->lut),
+      GST_CL_ARGS_END)
       && gst_cl_frame_work_enqueue (work, k->k_curve, &l, error);
 }
 
