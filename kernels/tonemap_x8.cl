@@ -589,11 +589,11 @@ TM_420 (8, 4, tm_x8_rgb, TM_ZIP8, tm_x8_store4);
 #define TM_TWICE16(c) (float16) (c.s0, c.s0, c.s1, c.s1, c.s2, c.s2, c.s3, \
     c.s3, c.s4, c.s4, c.s5, c.s5, c.s6, c.s6, c.s7, c.s7)
 
-/* R'G'B' of the 16 pixels from x of pixel row @y of a 4:2:0 frame (chroma
- * of 8 blocks, in CbCr pairs or two planes) */
+/* the centred, scaled chroma of the 8 blocks from x (a pixel column) of
+ * pixel row @y of a 4:2:0 frame, in CbCr pairs or two planes */
 inline __attribute__ ((always_inline)) void
-tm_x16_rgb420 (const __global uchar * src, int8 f, int8 g, int y, int x,
-    __constant float *cfg, float16 * r, float16 * gg, float16 * b)
+tm_x16_chroma420 (const __global uchar * src, int8 f, int8 g, int y, int x,
+    __constant float *cfg, float8 * cb8, float8 * cr8)
 {
   const int shift = f.s5;
   const uint mask = (1u << f.s4) - 1u;
@@ -612,11 +612,56 @@ tm_x16_rgb420 (const __global uchar * src, int8 f, int8 g, int y, int x,
     cbv = (convert_uint8 (TM_LOAD_US8 (cp + x / 2)) >> shift) & mask;
     crv = (convert_uint8 (TM_LOAD_US8 (vp + x / 2)) >> shift) & mask;
   }
-  const float8 cb8 = (convert_float8 (cbv) - coff) * cs;
-  const float8 cr8 = (convert_float8 (crv) - coff) * cs;
-  tm_ycc16 (cfg, (convert_uint16 (TM_LOAD_US16 (tm_row16 (src, g.s0, g.s3,
-                  y) + x)) >> shift) & mask, TM_TWICE16 (cb8),
+  *cb8 = (convert_float8 (cbv) - coff) * cs;
+  *cr8 = (convert_float8 (crv) - coff) * cs;
+}
+
+/* the 16 luma levels from x of pixel row @y */
+inline __attribute__ ((always_inline)) uint16
+tm_x16_luma (const __global uchar * src, int8 f, int8 g, int y, int x)
+{
+  return (convert_uint16 (TM_LOAD_US16 (tm_row16 (src, g.s0, g.s3, y) +
+              x)) >> f.s5) & ((1u << f.s4) - 1u);
+}
+
+/* R'G'B' of the 16 pixels from x of pixel row @y of a 4:2:0 frame */
+inline __attribute__ ((always_inline)) void
+tm_x16_rgb420 (const __global uchar * src, int8 f, int8 g, int y, int x,
+    __constant float *cfg, float16 * r, float16 * gg, float16 * b)
+{
+  float8 cb8, cr8;
+
+  tm_x16_chroma420 (src, f, g, y, x, cfg, &cb8, &cr8);
+  tm_ycc16 (cfg, tm_x16_luma (src, f, g, y, x), TM_TWICE16 (cb8),
       TM_TWICE16 (cr8), r, gg, b);
+}
+
+/* max (R', G', B') of the 16 pixels from x of both rows (@s0, @s1) of
+ * block row @by of a 4:2:0 frame: Y' plus the largest of the three
+ * amounts that the block's chroma adds to it (tm_chroma's), clamped to
+ * [0, 1], which is the largest of the three clamped sums (rounding a sum
+ * and clamping it keep its order): one add and a clamp a pixel instead of
+ * three channels */
+inline __attribute__ ((always_inline)) void
+tm_x16_signal420 (const __global uchar * src, int8 f, int8 g, int by, int x,
+    __constant float *cfg, float16 * s0, float16 * s1)
+{
+  const float kr = cfg[GST_CL_TONEMAP_CFG_IN_KR];
+  const float kb = cfg[GST_CL_TONEMAP_CFG_IN_KB];
+  const float yoff = cfg[GST_CL_TONEMAP_CFG_IN_YOFF];
+  const float ys = 1.0f / cfg[GST_CL_TONEMAP_CFG_IN_YSCALE];
+  float8 cb8, cr8, dr, db, dg;
+  float16 d;
+
+  tm_x16_chroma420 (src, f, g, 2 * by, x, cfg, &cb8, &cr8);
+  dr = 2.0f * (1.0f - kr) * cr8;
+  db = 2.0f * (1.0f - kb) * cb8;
+  dg = -(kr * dr + kb * db) * cfg[GST_CL_TONEMAP_CFG_IN_GINV];
+  d = TM_TWICE16 (max (max (dr, dg), db));
+  *s0 = tm_clamp16 ((convert_float16 (tm_x16_luma (src, f, g, 2 * by,
+                  x)) - yoff) * ys + d, 0.0f, 1.0f);
+  *s1 = tm_clamp16 ((convert_float16 (tm_x16_luma (src, f, g, 2 * by + 1,
+                  x)) - yoff) * ys + d, 0.0f, 1.0f);
 }
 #undef TM_TWICE16
 
@@ -706,12 +751,20 @@ tonemap_hist_x8 (const __global uchar * src, int8 f, int8 g, int width,
     const int full = (by + 1) * bh <= height ? width & ~7 : 0;
     int x = 0;
     if (TM_ROWS16 (f))
-      for (; x + 16 <= full; x += 16)
+      for (; x + 16 <= full; x += 16) {
+        float16 s0, s1;
+        if (cfg[GST_CL_TONEMAP_CFG_HLG] == 0.0f)
+          tm_x16_signal420 (src, f, g, by, x, cfg, &s0, &s1);
         for (int row = 0; row < 2; row++) {
-          float16 r, gg, b;
           int16 bin;
-          tm_x16_rgb420 (src, f, g, 2 * by + row, x, cfg, &r, &gg, &b);
-          bin = tm_bins16 (cfg, lut, hlg_peak, r, gg, b);
+          if (cfg[GST_CL_TONEMAP_CFG_HLG] == 0.0f) {
+            bin = min (convert_int16 ((row ? s1 : s0) * GST_CL_TONEMAP_BINS),
+                GST_CL_TONEMAP_BINS - 1);
+          } else {
+            float16 r, gg, b;
+            tm_x16_rgb420 (src, f, g, 2 * by + row, x, cfg, &r, &gg, &b);
+            bin = tm_bins16 (cfg, lut, hlg_peak, r, gg, b);
+          }
           if (TM_UNIFORM16 (bin)) {
             h[bin.s0] += 16;
             continue;
@@ -721,6 +774,7 @@ tonemap_hist_x8 (const __global uchar * src, int8 f, int8 g, int width,
           h[bin.s8]++; h[bin.s9]++; h[bin.sa]++; h[bin.sb]++;
           h[bin.sc]++; h[bin.sd]++; h[bin.se]++; h[bin.sf]++;
         }
+      }
     for (; x < full; x += 8)
       for (int row = 0; row < bh; row++) {
         float8 r, gg, b;
