@@ -731,14 +731,18 @@ TM_BINS (16);
 #define TM_UNIFORM16(bin) 0
 #endif
 
-/* The histogram of the same frames: rows of blocks per work-item into a
- * private table, added to hist once per work-item */
+/* The histogram of the same frames: rows of blocks per work-item into
+ * private tables, added to hist once per work-item. The 16-pixel rows
+ * count lane k into table k % 4: neighbouring pixels of a photograph
+ * often share a bin, and each increment of one counter waits for the
+ * last (8 tables were no faster than 4). */
 __kernel void
 tonemap_hist_x8 (const __global uchar * src, int8 f, int8 g, int width,
     int height, int rows, __constant float *cfg, const __global float2 * lut,
     float hlg_peak, __global uint * hist)
 {
-  uint h[GST_CL_TONEMAP_BINS];
+  uint tables[4][GST_CL_TONEMAP_BINS];
+  uint *h = tables[0], *h1 = tables[1], *h2 = tables[2], *h3 = tables[3];
   const int bw = 1 << f.s1, bh = 1 << f.s2;
   const int nby = (height + bh - 1) / bh, nbx = (width + bw - 1) / bw;
   const int by0 = get_global_id (0) * rows;
@@ -746,7 +750,7 @@ tonemap_hist_x8 (const __global uchar * src, int8 f, int8 g, int width,
   if (by0 >= nby)
     return;
   for (int i = 0; i < GST_CL_TONEMAP_BINS; i++)
-    h[i] = 0;
+    h[i] = h1[i] = h2[i] = h3[i] = 0;
   for (int by = by0; by < min (by0 + rows, nby); by++) {
     const int full = (by + 1) * bh <= height ? width & ~7 : 0;
     int x = 0;
@@ -769,10 +773,10 @@ tonemap_hist_x8 (const __global uchar * src, int8 f, int8 g, int width,
             h[bin.s0] += 16;
             continue;
           }
-          h[bin.s0]++; h[bin.s1]++; h[bin.s2]++; h[bin.s3]++;
-          h[bin.s4]++; h[bin.s5]++; h[bin.s6]++; h[bin.s7]++;
-          h[bin.s8]++; h[bin.s9]++; h[bin.sa]++; h[bin.sb]++;
-          h[bin.sc]++; h[bin.sd]++; h[bin.se]++; h[bin.sf]++;
+          h[bin.s0]++; h1[bin.s1]++; h2[bin.s2]++; h3[bin.s3]++;
+          h[bin.s4]++; h1[bin.s5]++; h2[bin.s6]++; h3[bin.s7]++;
+          h[bin.s8]++; h1[bin.s9]++; h2[bin.sa]++; h3[bin.sb]++;
+          h[bin.sc]++; h1[bin.sd]++; h2[bin.se]++; h3[bin.sf]++;
         }
       }
     for (; x < full; x += 8)
@@ -797,7 +801,9 @@ tonemap_hist_x8 (const __global uchar * src, int8 f, int8 g, int width,
         }
     }
   }
-  for (int i = 0; i < GST_CL_TONEMAP_BINS; i++)
-    if (h[i])
-      atomic_add (&hist[i], h[i]);
+  for (int i = 0; i < GST_CL_TONEMAP_BINS; i++) {
+    const uint c = h[i] + h1[i] + h2[i] + h3[i];
+    if (c)
+      atomic_add (&hist[i], c);
+  }
 }
