@@ -216,10 +216,16 @@ enqueue_hist (GstClToneMapKernels * k, GstClFrameWork * work,
   size_t groups = MIN ((nbx * nby + k->hist_local - 1) / k->hist_local,
       MAX (1, work->device->compute_units) *
       (gst_cl_device_builds_gpu_kernels (work->device) ? 8 : 1));
-  const cl_int rows = 8;
   GstClLaunch l;
 
   if (k->fastx8) {
+    /* eight work-items a compute unit, at least 8 rows of blocks each:
+     * each adds its private tables to hist with atomics, which the
+     * cores contend for (68 work-items at 1080p spent a fifteenth of
+     * the kernel there) */
+    const cl_int rows = MAX (8, (cl_int) ((nby + 8 * MAX (1,
+                    work->device->compute_units) - 1) / (8 * MAX (1,
+                    work->device->compute_units))));
     launch_1d (&l, (nby + rows - 1) / rows, 1);
     return gst_cl_set_args (k->k_histx8, error, GST_CL_ARG (frames->in),
         GST_CL_ARG (k->in_fmt), GST_CL_ARG (*geo), GST_CL_ARG (w),
