@@ -111,24 +111,29 @@ tm_row16 (const __global uchar * src, int offset, int stride, int y)
       stride);
 }
 
-/* R'G'B' in [0, 1] of 8 pixels of luma samples @yv and centred, scaled
- * chroma @cb, @cr (the 16-pixel rows: tm_x16_rgb420) */
-inline __attribute__ ((always_inline)) void
-tm_ycc8 (__constant float *cfg, uint8 yv, float8 cb, float8 cr, float8 * r,
-    float8 * g, float8 * b)
-{
-  const float kr = cfg[GST_CL_TONEMAP_CFG_IN_KR];
-  const float kb = cfg[GST_CL_TONEMAP_CFG_IN_KB];
-  const float8 yy = (convert_float8 (yv) - cfg[GST_CL_TONEMAP_CFG_IN_YOFF]) *
-      (1.0f / cfg[GST_CL_TONEMAP_CFG_IN_YSCALE]);
-  const float8 rr = yy + 2.0f * (1.0f - kr) * cr;
-  const float8 bb = yy + 2.0f * (1.0f - kb) * cb;
-
-  *g = tm_clamp8 ((yy - kr * rr - kb * bb) * (1.0f / (1.0f - kr - kb)), 0.0f,
-      1.0f);
-  *r = tm_clamp8 (rr, 0.0f, 1.0f);
-  *b = tm_clamp8 (bb, 0.0f, 1.0f);
+/* tm_ycc8 (cfg, yv, cb, cr, r, g, b), tm_ycc16: R'G'B' in [0, 1] of N
+ * pixels of luma samples @yv and centred, scaled chroma @cb, @cr */
+#define TM_YCC(N) \
+inline __attribute__ ((always_inline)) void \
+tm_ycc##N (__constant float *cfg, uint##N yv, float##N cb, float##N cr, \
+    float##N * r, float##N * g, float##N * b) \
+{ \
+  const float kr = cfg[GST_CL_TONEMAP_CFG_IN_KR]; \
+  const float kb = cfg[GST_CL_TONEMAP_CFG_IN_KB]; \
+  const float##N yy = (convert_float##N (yv) - \
+      cfg[GST_CL_TONEMAP_CFG_IN_YOFF]) * \
+      (1.0f / cfg[GST_CL_TONEMAP_CFG_IN_YSCALE]); \
+  const float##N rr = yy + 2.0f * (1.0f - kr) * cr; \
+  const float##N bb = yy + 2.0f * (1.0f - kb) * cb; \
+\
+  *g = tm_clamp##N ((yy - kr * rr - kb * bb) * (1.0f / (1.0f - kr - kb)), \
+      0.0f, 1.0f); \
+  *r = tm_clamp##N (rr, 0.0f, 1.0f); \
+  *b = tm_clamp##N (bb, 0.0f, 1.0f); \
 }
+
+TM_YCC (8);
+TM_YCC (16);
 
 /* R'G'B' of the 8 pixels from x of pixel row @y: 4:2:0 (chroma of 4
  * blocks, in CbCr pairs or two planes) or 4:4:4 (two planes) */
@@ -526,7 +531,7 @@ tm_x8_444 (const __global uchar * src, int8 f, int8 g, __global uchar * dst,
  * tm_x16_420: N pixels from x of the two rows of block row @by of a 4:2:0
  * frame, their R'G'B' from RGB (N/2 = H chroma blocks), the blocks' Cb'
  * and Cr' interleaved by ZIP for semi-planar output */
-#define TM_420(N, H, BLOCK, RGB, ZIP, STORE_H) \
+#define TM_420(N, H, RGB, ZIP, STORE_H) \
 inline __attribute__ ((always_inline)) void \
 tm_x##N##_420 (const __global uchar * src, int8 f, int8 g, \
     __global uchar * dst, int8 df, int8 dg, int by, int x, \
@@ -534,11 +539,10 @@ tm_x##N##_420 (const __global uchar * src, int8 f, int8 g, \
     const __global float2 * gain, float lt, float hlg_peak) \
 { \
   float##H cb = (float##H) (0.0f), cr = (float##H) (0.0f), cbl, crl; \
-  BLOCK (src, f, g, by, x, cfg, blk); \
 \
   for (int row = 0; row < 2; row++) { \
     float##N r, gg, b, u, v; \
-    RGB (src, f, g, 2 * by + row, x, cfg, blk, &r, &gg, &b); \
+    RGB (src, f, g, 2 * by + row, x, cfg, &r, &gg, &b); \
     tm_x##N##_display (cfg, lut, gain, lt, hlg_peak, &r, &gg, &b); \
     tm_x##N##_write_y (dst, df, dg, 2 * by + row, x, cfg, r, gg, b, &u, \
         &v); \
@@ -564,12 +568,7 @@ tm_x##N##_420 (const __global uchar * src, int8 f, int8 g, \
     b.s3)
 #define TM_ZIP16(a, b) (float16) (TM_ZIP8 (a.lo, b.lo), TM_ZIP8 (a.hi, b.hi))
 
-/* TM_420's block state and rows at 8 pixels: none, tm_x8_rgb */
-#define TM_X8_BLOCK(src, f, g, by, x, cfg, blk) const int blk = 0
-#define TM_X8_RGB(src, f, g, y, x, cfg, blk, r, gg, b) \
-  tm_x8_rgb (src, f, g, y, x, cfg, r, gg, b)
-
-TM_420 (8, 4, TM_X8_BLOCK, TM_X8_RGB, TM_ZIP8, tm_x8_store4);
+TM_420 (8, 4, tm_x8_rgb, TM_ZIP8, tm_x8_store4);
 
 /* ------------------------------------------------------------------------ */
 /* 16 pixels of a row at a time (4:2:0), where a CPU's vector registers     */
@@ -625,76 +624,48 @@ tm_x16_luma (const __global uchar * src, int8 f, int8 g, int y, int x)
               x)) >> f.s5) & ((1u << f.s4) - 1u);
 }
 
-/* what the chroma of each of the 8 blocks from x of block row @by of a
- * 4:2:0 frame adds to its pixels' normalised Y' to make their R', G' and
- * B' (tm_chroma's, as the GPU kernels compute them), each for the block's
- * two columns: computed once for both rows of the blocks */
-typedef struct
+/* R'G'B' of the 16 pixels from x of pixel row @y of a 4:2:0 frame */
+inline __attribute__ ((always_inline)) void
+tm_x16_rgb420 (const __global uchar * src, int8 f, int8 g, int y, int x,
+    __constant float *cfg, float16 * r, float16 * gg, float16 * b)
 {
-  float16 r, g, b;
-} tm_adds16;
+  float8 cb8, cr8;
 
-inline __attribute__ ((always_inline)) tm_adds16
-tm_x16_adds420 (const __global uchar * src, int8 f, int8 g, int by, int x,
-    __constant float *cfg)
+  tm_x16_chroma420 (src, f, g, y, x, cfg, &cb8, &cr8);
+  tm_ycc16 (cfg, tm_x16_luma (src, f, g, y, x), TM_TWICE16 (cb8),
+      TM_TWICE16 (cr8), r, gg, b);
+}
+
+/* max (R', G', B') of the 16 pixels from x of both rows (@s0, @s1) of
+ * block row @by of a 4:2:0 frame: Y' plus the largest of the three
+ * amounts that the block's chroma adds to it (tm_chroma's), clamped to
+ * [0, 1], which is the largest of the three clamped sums (rounding a sum
+ * and clamping it keep its order): one add and a clamp a pixel instead of
+ * three channels */
+inline __attribute__ ((always_inline)) void
+tm_x16_signal420 (const __global uchar * src, int8 f, int8 g, int by, int x,
+    __constant float *cfg, float16 * s0, float16 * s1)
 {
   const float kr = cfg[GST_CL_TONEMAP_CFG_IN_KR];
   const float kb = cfg[GST_CL_TONEMAP_CFG_IN_KB];
-  float8 cb8, cr8, dr, dg, db;
-  tm_adds16 d;
+  const float yoff = cfg[GST_CL_TONEMAP_CFG_IN_YOFF];
+  const float ys = 1.0f / cfg[GST_CL_TONEMAP_CFG_IN_YSCALE];
+  float8 cb8, cr8, dr, db, dg;
+  float16 d;
 
   tm_x16_chroma420 (src, f, g, 2 * by, x, cfg, &cb8, &cr8);
   dr = 2.0f * (1.0f - kr) * cr8;
   db = 2.0f * (1.0f - kb) * cb8;
   dg = -(kr * dr + kb * db) * cfg[GST_CL_TONEMAP_CFG_IN_GINV];
-  d.r = TM_TWICE16 (dr);
-  d.g = TM_TWICE16 (dg);
-  d.b = TM_TWICE16 (db);
-  return d;
-}
-
-/* the normalised Y' of the 16 pixels from x of pixel row @y */
-inline __attribute__ ((always_inline)) float16
-tm_x16_y (const __global uchar * src, int8 f, int8 g, int y, int x,
-    __constant float *cfg)
-{
-  return (convert_float16 (tm_x16_luma (src, f, g, y, x)) -
-      cfg[GST_CL_TONEMAP_CFG_IN_YOFF]) *
-      (1.0f / cfg[GST_CL_TONEMAP_CFG_IN_YSCALE]);
-}
-
-/* R'G'B' of the 16 pixels from x of pixel row @y of a 4:2:0 frame, its
- * blocks' chroma adding @d */
-inline __attribute__ ((always_inline)) void
-tm_x16_rgb420 (const __global uchar * src, int8 f, int8 g, int y, int x,
-    __constant float *cfg, tm_adds16 d, float16 * r, float16 * gg,
-    float16 * b)
-{
-  const float16 yy = tm_x16_y (src, f, g, y, x, cfg);
-
-  *r = tm_clamp16 (yy + d.r, 0.0f, 1.0f);
-  *gg = tm_clamp16 (yy + d.g, 0.0f, 1.0f);
-  *b = tm_clamp16 (yy + d.b, 0.0f, 1.0f);
-}
-
-/* max (R', G', B') of the 16 pixels from x of pixel row @y of a 4:2:0
- * frame: Y' plus the largest of what its block's chroma adds, clamped to
- * [0, 1], which is the largest of the three clamped sums (rounding a sum
- * and clamping it keep its order): one add and a clamp a pixel instead of
- * three */
-inline __attribute__ ((always_inline)) float16
-tm_x16_signal420 (const __global uchar * src, int8 f, int8 g, int y, int x,
-    __constant float *cfg, tm_adds16 d)
-{
-  return tm_clamp16 (tm_x16_y (src, f, g, y, x, cfg) + max (max (d.r, d.g),
-          d.b), 0.0f, 1.0f);
+  d = TM_TWICE16 (max (max (dr, dg), db));
+  *s0 = tm_clamp16 ((convert_float16 (tm_x16_luma (src, f, g, 2 * by,
+                  x)) - yoff) * ys + d, 0.0f, 1.0f);
+  *s1 = tm_clamp16 ((convert_float16 (tm_x16_luma (src, f, g, 2 * by + 1,
+                  x)) - yoff) * ys + d, 0.0f, 1.0f);
 }
 #undef TM_TWICE16
 
-#define TM_X16_BLOCK(src, f, g, by, x, cfg, blk) \
-  const tm_adds16 blk = tm_x16_adds420 (src, f, g, by, x, cfg)
-
-TM_420 (16, 8, TM_X16_BLOCK, tm_x16_rgb420, TM_ZIP16, tm_x8_store);
+TM_420 (16, 8, tm_x16_rgb420, TM_ZIP16, tm_x8_store);
 
 __kernel void
 tonemap_map_x8 (const __global uchar * src, int8 f, int8 g,
@@ -785,16 +756,17 @@ tonemap_hist_x8 (const __global uchar * src, int8 f, int8 g, int width,
     int x = 0;
     if (TM_ROWS16 (f))
       for (; x + 16 <= full; x += 16) {
-        const tm_adds16 d = tm_x16_adds420 (src, f, g, by, x, cfg);
+        float16 s0, s1;
+        if (cfg[GST_CL_TONEMAP_CFG_HLG] == 0.0f)
+          tm_x16_signal420 (src, f, g, by, x, cfg, &s0, &s1);
         for (int row = 0; row < 2; row++) {
           int16 bin;
           if (cfg[GST_CL_TONEMAP_CFG_HLG] == 0.0f) {
-            bin = min (convert_int16 (tm_x16_signal420 (src, f, g,
-                        2 * by + row, x, cfg, d) * GST_CL_TONEMAP_BINS),
+            bin = min (convert_int16 ((row ? s1 : s0) * GST_CL_TONEMAP_BINS),
                 GST_CL_TONEMAP_BINS - 1);
           } else {
             float16 r, gg, b;
-            tm_x16_rgb420 (src, f, g, 2 * by + row, x, cfg, d, &r, &gg, &b);
+            tm_x16_rgb420 (src, f, g, 2 * by + row, x, cfg, &r, &gg, &b);
             bin = tm_bins16 (cfg, lut, hlg_peak, r, gg, b);
           }
           if (TM_UNIFORM16 (bin)) {
