@@ -43,6 +43,19 @@ gst_cl_frame_work_launch_words8 (const GstClFrameWork * work,
 }
 
 /**
+ * gst_cl_frame_work_launch_words16:
+ *
+ * gst_cl_launch_words16() with the frame's work decomposition.
+ */
+gboolean
+gst_cl_frame_work_launch_words16 (const GstClFrameWork * work,
+    const GstClPlane * src, const GstClPlane * dst, GstClLaunch * launch)
+{
+  return gst_cl_launch_words16 (&work->decomposition, work->device, src, dst,
+      launch);
+}
+
+/**
  * gst_cl_frame_work_enqueue:
  *
  * Enqueues @kernel over @launch on the frame's queue, the first one of a

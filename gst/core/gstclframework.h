@@ -83,6 +83,9 @@ void gst_cl_frame_work_launch_shape (const GstClFrameWork * work,
 gboolean gst_cl_frame_work_launch_words8 (const GstClFrameWork * work,
     const GstClPlane * src, const GstClPlane * dst, GstClLaunch * launch);
 
+gboolean gst_cl_frame_work_launch_words16 (const GstClFrameWork * work,
+    const GstClPlane * src, const GstClPlane * dst, GstClLaunch * launch);
+
 gboolean gst_cl_frame_work_enqueue (GstClFrameWork * work, cl_kernel kernel,
     const GstClLaunch * launch, GError ** error);
 

@@ -15,6 +15,11 @@
  * (bench/probes/words8.c, bench/results/performance-history.md) */
 #define WORDS8_ROWS 4
 #define WORDS8_GROUP 128
+/* gst_cl_launch_words16's defaults: the best of bench/probes/wide3.c on an
+ * H200 (4 rows a work-item, groups of 256: 4K and 8K P010 luma within 1.2x
+ * and 1.08x of the device's copy of the plane) */
+#define WORDS16_ROWS 4
+#define WORDS16_GROUP 256
 
 GType
 gst_cl_kernel_shape_get_type (void)
@@ -147,31 +152,62 @@ gst_cl_mem_is_aligned (cl_mem mem, gsize align)
  *
  * Returns: FALSE where the general kernels must run instead
  */
-gboolean
-gst_cl_launch_words8 (const GstClDecomposition * t, GstClDevice * device,
-    const GstClPlane * src, const GstClPlane * dst, GstClLaunch * launch)
+/* gst_cl_launch_words8 and gst_cl_launch_words16: words of @bytes bytes,
+ * of @sample_bytes samples */
+static gboolean
+launch_words (const GstClDecomposition * t, GstClDevice * device,
+    const GstClPlane * src, const GstClPlane * dst, gint bytes,
+    gint sample_bytes, gsize default_rows, gsize default_group,
+    GstClLaunch * launch)
 {
+  const gint per_word = bytes / sample_bytes;
   gsize rows, group, n;
 
   if (gst_cl_tuning_uses_strips (t, device) || t->pixels_per_item ||
-      src->is_image || dst->is_image || src->sample_bytes != 1 ||
-      src->units < 8 || src->units % 8 || src->stride % 8 || dst->stride % 8
-      || !gst_cl_mem_is_aligned (src->mem, 8)
-      || !gst_cl_mem_is_aligned (dst->mem, 8))
+      src->is_image || dst->is_image || src->sample_bytes != sample_bytes ||
+      src->units < per_word || src->units % per_word || src->stride % bytes
+      || dst->stride % bytes || !gst_cl_mem_is_aligned (src->mem, bytes)
+      || !gst_cl_mem_is_aligned (dst->mem, bytes))
     return FALSE;
-  rows = t->rows_per_item ? t->rows_per_item : WORDS8_ROWS;
-  group = t->work_group_size ? t->work_group_size : WORDS8_GROUP;
+  rows = t->rows_per_item ? t->rows_per_item : default_rows;
+  group = t->work_group_size ? t->work_group_size : default_group;
   group = MAX (1, MIN (group, device->max_work_group_size));
-  n = src->units / 8;
+  n = src->units / per_word;
   launch->global[0] = (n + group - 1) / group * group;
   launch->global[1] = (src->height + rows - 1) / rows;
   launch->local[0] = group;
   launch->local[1] = 1;
-  launch->chunk = 8;
+  launch->chunk = per_word;
   launch->rows = rows;
   launch->rows_auto = t->rows_per_item == 0;
   launch->group_auto = t->work_group_size == 0;
   return TRUE;
+}
+
+gboolean
+gst_cl_launch_words8 (const GstClDecomposition * t, GstClDevice * device,
+    const GstClPlane * src, const GstClPlane * dst, GstClLaunch * launch)
+{
+  return launch_words (t, device, src, dst, 8, 1, WORDS8_ROWS, WORDS8_GROUP,
+      launch);
+}
+
+/**
+ * gst_cl_launch_words16:
+ *
+ * gst_cl_launch_words8 for planes of 16-bit samples and 16-byte words:
+ * work-item (gx, gy) covers the 8 samples [8 gx, 8 gx + 8) of the rows
+ * [gy * rows, gy * rows + rows); rows of whole words, starting at 16-byte
+ * aligned addresses.
+ *
+ * Returns: FALSE where the general kernels must run instead
+ */
+gboolean
+gst_cl_launch_words16 (const GstClDecomposition * t, GstClDevice * device,
+    const GstClPlane * src, const GstClPlane * dst, GstClLaunch * launch)
+{
+  return launch_words (t, device, src, dst, 16, 2, WORDS16_ROWS,
+      WORDS16_GROUP, launch);
 }
 
 /**

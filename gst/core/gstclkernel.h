@@ -70,6 +70,10 @@ gboolean gst_cl_launch_words8 (const GstClDecomposition * tuning,
     GstClDevice * device, const GstClPlane * src, const GstClPlane * dst,
     GstClLaunch * launch);
 
+gboolean gst_cl_launch_words16 (const GstClDecomposition * tuning,
+    GstClDevice * device, const GstClPlane * src, const GstClPlane * dst,
+    GstClLaunch * launch);
+
 gboolean gst_cl_launch_enqueue (cl_command_queue queue, cl_kernel kernel,
     const GstClLaunch * launch, guint n_wait, const cl_event * wait,
     cl_event * event, GError ** error);

@@ -89,7 +89,7 @@ struct _GstClGaussian
   GstClGaussianBand *band;
   cl_kernel k3_image, k_vpass_image, k_hpass_image;
   /* formats of more than 8 bits */
-  cl_kernel k3_buffer16, k_fused16, k_tile16, k_band16, k_vpass16,
+  cl_kernel k3_buffer16, k3_words16, k_fused16, k_tile16, k_band16, k_vpass16,
       k_hpass16;
   cl_kernel k_vpass_image16, k_hpass_image16;
   cl_mem weights_mem;           /* __constant ushort[65] */
@@ -141,6 +141,8 @@ gst_cl_gaussian_setup (GstClBaseFilter * base, cl_program program,
     return FALSE;
   if (!(self->k3_buffer16 = gst_cl_kernel_new (program, "gaussian3_buffer16",
               error))
+      || !(self->k3_words16 = gst_cl_kernel_new (program,
+              "gaussian3_words16", error))
       || !(self->k_fused16 = gst_cl_kernel_new (program,
               "gaussian16_buffer_fused", error))
       || !(self->k_tile16 = gst_cl_kernel_new (program,
@@ -203,6 +205,7 @@ gst_cl_gaussian_cleanup (GstClBaseFilter * base)
   release_kernel (&self->k_vpass_image);
   release_kernel (&self->k_hpass_image);
   release_kernel (&self->k3_buffer16);
+  release_kernel (&self->k3_words16);
   release_kernel (&self->k_fused16);
   release_kernel (&self->k_tile16);
   release_kernel (&self->k_band16);
@@ -400,7 +403,9 @@ launch_images (GstClGaussian * self, const GstClPlane * src,
 
 /* buffers, the exact 3x3 binomial: for 8 bits on GPUs 8-byte words of rows
  * where they fit, the common pixel sizes in a kernel of their own
- * (gaussian3_words8 in kernels/gaussian.cl) */
+ * (gaussian3_words8 in kernels/gaussian.cl); for planes of one sample of
+ * up to 12 bits a pixel, 16-byte words (gaussian3_words16 in
+ * kernels/gaussian16.cl) */
 static gboolean
 launch_binomial (GstClGaussian * self, const GstClPlane * src,
     const GstClPlane * dst, GstClFrameWork * work, gboolean wide,
@@ -412,6 +417,14 @@ launch_binomial (GstClGaussian * self, const GstClPlane * src,
       self->k3_words8_any;
   GstClLaunch l;
 
+  if (wide && src->step == 1 && src->depth <= 12 &&
+      gst_cl_frame_work_launch_words16 (work, src, dst, &l))
+    return gst_cl_set_args (self->k3_words16, error, GST_CL_ARG (src->mem),
+        GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+        GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
+        GST_CL_ARG (src->height), GST_CL_ARG (l.rows), GST_CL_ARG (shift),
+        GST_CL_ARG (wmask), GST_CL_ARGS_END)
+        && gst_cl_frame_work_enqueue (work, self->k3_words16, &l, error);
   if (wide) {
     gst_cl_frame_work_launch_shape (work, src, TRUE, &l);
     return gst_cl_set_args (self->k3_buffer16, error, GST_CL_ARG (src->mem),
