@@ -398,6 +398,79 @@ lap_rows_w (__global const ushort * src, int src_stride,
   }
 }
 
+/* GPUs, strength 1, planes of one sample of at most 12 bits a pixel (gray
+ * and luma planes: cllaplace copies chroma planes), rows of whole 16-byte
+ * words at 16-byte aligned addresses (the host checks:
+ * gst_cl_launch_words16): work-item (gx, gy) takes the 8 samples of word
+ * gx of `rows` rows from gy * rows, four rows at a time, each time loading
+ * the six rows' words and the 32-bit words beside them at once, as
+ * gaussian3_words16 does (the walk of laplace_buffer16 waits for each
+ * row's loads in turn). A row's sums l + c + r are packed two to a 32-bit
+ * word (at most 3 * 4095 a lane, the window's 9 * 4095); the results,
+ * lap_finish_n's, lane by lane in 32 bits. */
+#define LAP_WORD_ROWS 4
+
+/* the sums l + c + r of the 8 samples of the word x of @row (n words); at
+ * the row's ends the sample itself */
+inline uint4
+lap12_word_sums (const __global uint4 * row, int x, int n, int shift,
+    uint pmask)
+{
+  const __global uint *w = (const __global uint *) row;
+  const uint4 c = row[x];
+  const uint before = x > 0 ? w[4 * x - 1] : c.x << 16;
+  const uint after = x + 1 < n ? w[4 * x + 4] : c.w >> 16;
+  const uint4 l = (c << 16) | ((uint4) (before, c.xyz) >> 16);
+  const uint4 r = (c >> 16) | ((uint4) (c.yzw, after) << 16);
+  return ((l >> shift) & pmask) + ((c >> shift) & pmask) +
+      ((r >> shift) & pmask);
+}
+
+/* the stored samples of the values c (in lanes of 32 bits) and the
+ * window's sums s: min (10 c - min (10 c, s), maxv) (sharpen) or
+ * min (|9 c - s|, maxv) (edges), at bit shift */
+inline uint4
+lap12_finish (uint4 c, uint4 s, int sharpen, int shift, uint maxv)
+{
+  const uint4 t = c * (uint4) (sharpen ? 10u : 9u);
+  const uint4 v = sharpen ? t - min (t, s) : abs_diff (t, s);
+  return min (v, (uint4) (maxv)) << shift;
+}
+
+__kernel void
+laplace_words16 (__global const uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, int units, int height, int rows,
+    int mode, int shift, int maxv)
+{
+  const int x = get_global_id (0), n = units / 8;
+  const int y0 = get_global_id (1) * rows, y1 = min (y0 + rows, height);
+  const uint pmask = (uint) maxv * 0x10001u;
+  const int sharpen = mode == LAP_MODE_SHARPEN;
+
+  if (x >= n)
+    return;
+  for (int y = y0; y < y1; y += LAP_WORD_ROWS) {
+    uint4 s[LAP_WORD_ROWS + 2], c[LAP_WORD_ROWS];
+#pragma unroll
+    for (int r = 0; r < LAP_WORD_ROWS + 2; r++) {
+      const __global uint4 *row = (const __global uint4 *) (src + (size_t)
+          clamp (y + r - 1, 0, height - 1) * src_stride);
+      s[r] = lap12_word_sums (row, x, n, shift, pmask);
+      if (r >= 1 && r <= LAP_WORD_ROWS)
+        c[r - 1] = (row[x] >> shift) & pmask;
+    }
+#pragma unroll
+    for (int r = 0; r < LAP_WORD_ROWS; r++) {
+      const uint4 sum = s[r] + s[r + 1] + s[r + 2];
+      if (y + r < y1)
+        ((__global uint4 *) (dst + (size_t) (y + r) * dst_stride))[x] =
+            lap12_finish (c[r] & 0xffffu, sum & 0xffffu, sharpen, shift,
+            maxv) | (lap12_finish (c[r] >> 16, sum >> 16, sharpen, shift,
+                maxv) << 16);
+    }
+  }
+}
+
 /* laplace_buffer for 16-bit samples: units are samples, strides bytes */
 __kernel void
 laplace_buffer16 (__global const ushort * src, int src_stride,

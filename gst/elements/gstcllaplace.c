@@ -79,7 +79,7 @@ struct _GstClLaplace
 
   /* streaming thread; the "16" kernels take formats of more than 8 bits */
   cl_kernel k_buffer, k_words8, k_words8_any, k_words8_scaled, k_image;
-  cl_kernel k_buffer16, k_image16;
+  cl_kernel k_buffer16, k_words16, k_image16;
 };
 
 G_DEFINE_TYPE_WITH_CODE (GstClLaplace, gst_cl_laplace,
@@ -122,6 +122,8 @@ gst_cl_laplace_setup (GstClBaseFilter * base, cl_program program,
               "laplace_words8_any", error))
       || !(self->k_words8_scaled = gst_cl_kernel_new (program,
               "laplace_words8_scaled", error))
+      || !(self->k_words16 = gst_cl_kernel_new (program, "laplace_words16",
+              error))
       || !(self->k_buffer16 = gst_cl_kernel_new (program, "laplace_buffer16",
               error)))
     return FALSE;
@@ -152,6 +154,7 @@ gst_cl_laplace_cleanup (GstClBaseFilter * base)
   release_kernel (&self->k_words8_scaled);
   release_kernel (&self->k_image);
   release_kernel (&self->k_buffer16);
+  release_kernel (&self->k_words16);
   release_kernel (&self->k_image16);
 }
 
@@ -203,6 +206,7 @@ gst_cl_laplace_process (GstClBaseFilter * base, GstClFrameWork * work,
   gdouble strength;
   cl_int m, q, maxv;
   cl_kernel k_words8;
+  GstClLaunch l;
 
   GST_OBJECT_LOCK (self);
   mode = self->mode;
@@ -219,6 +223,15 @@ gst_cl_laplace_process (GstClBaseFilter * base, GstClFrameWork * work,
       m, strength, q, wide ? STRENGTH_ONE_WIDE : STRENGTH_ONE, src->depth,
       src->shift);
 
+  if (wide && q == STRENGTH_ONE_WIDE && src->step == 1 && src->depth <= 12
+      && !src->is_image && gst_cl_frame_work_launch_words16 (work, src, dst,
+          &l))
+    return gst_cl_set_args (self->k_words16, error, GST_CL_ARG (src->mem),
+        GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+        GST_CL_ARG (dst->stride), GST_CL_ARG (src->units),
+        GST_CL_ARG (src->height), GST_CL_ARG (l.rows), GST_CL_ARG (m),
+        GST_CL_ARG (src->shift), GST_CL_ARG (maxv), GST_CL_ARGS_END)
+        && gst_cl_frame_work_enqueue (work, self->k_words16, &l, error);
   if (wide)
     return gst_cl_laplace_launch (self, self->k_buffer16, NULL,
         self->k_image16, src, dst, m, q, src->shift, maxv, work, error);
