@@ -63,7 +63,7 @@ main (int argc, char **argv)
   cl_kernel kreal = clCreateKernel (preal, "gaussian3_buffer16", NULL);
   char *cand = slurp_at (dir, "bench/probes/wide3.cl");
   const int rv[] = { 1, 2, 4, 8 };
-  cl_kernel kt8[4], kwalk[4], kc16 = NULL;
+  cl_kernel kt8[4], kwalk[4], kb16[4], kc16 = NULL;
   for (int i = 0; i < 4; i++) {
     char opts[64];
     snprintf (opts, sizeof (opts), "-cl-std=CL1.2 -DR=%d -DSHIFT=6", rv[i]);
@@ -71,14 +71,67 @@ main (int argc, char **argv)
     cl_program p = build (s2, 1, opts);
     kt8[i] = clCreateKernel (p, "t8", NULL);
     kwalk[i] = clCreateKernel (p, "t8walk", NULL);
+    kb16[i] = clCreateKernel (p, "b16", NULL);
     if (!kc16)
       kc16 = clCreateKernel (p, "copy16", NULL);
+  }
+
+  /* 8-bit planes: b16 only, against the copy (the plugin's 8-bit kernels:
+   * devbench) */
+  struct { const char *n; int w, h; } bcases[] = {
+    {"4K GRAY8", 3840, 2160}, {"8K GRAY8", 7680, 4320},
+  };
+  for (int ci = 0; ci < 2 && !getenv ("PROBE_NO8"); ci++) {
+    const int w = bcases[ci].w, h = bcases[ci].h;
+    frames_new ((size_t) w * h);
+    frames_random (ci + 7);
+    frames_upload ();
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++) {
+        unsigned sum = 0;
+        for (int dy = -1; dy <= 1; dy++)
+          for (int dx = -1; dx <= 1; dx++) {
+            int yy = y + dy < 0 ? 0 : y + dy >= h ? h - 1 : y + dy;
+            int xx = x + dx < 0 ? 0 : x + dx >= w ? w - 1 : x + dx;
+            sum += in[(size_t) yy * w + xx] * (2 - (dx != 0)) *
+                (2 - (dy != 0));
+          }
+        ref[(size_t) y * w + x] = (unsigned char) ((sum + 8) >> 4);
+      }
+    printf ("\n== %s (%.1f MB, %d cold pairs)\n", bcases[ci].n, fsize / 1e6,
+        nb_cold);
+    double best_hot, best_cold;
+    time_copies (kc16, &best_hot, &best_cold);
+    const int shapes[][2] = { {64, 1}, {128, 1}, {256, 1}, {32, 4} };
+    const int n4 = w / 16;
+    for (int ri = 0; ri < 4; ri++)
+      for (int si = 0; si < 4; si++) {
+        Launch L;
+        char name[64];
+        cl_kernel k = kb16[ri];
+        set_int (k, 1, n4);
+        set_int (k, 3, n4);
+        set_int (k, 4, n4);
+        set_int (k, 5, h);
+        L.k = k;
+        L.src_arg = 0;
+        L.dst_arg = 2;
+        L.l[0] = shapes[si][0];
+        L.l[1] = shapes[si][1];
+        L.g[0] = (n4 + L.l[0] - 1) / L.l[0] * L.l[0];
+        L.g[1] = ((h + rv[ri] - 1) / rv[ri] + L.l[1] - 1) / L.l[1] * L.l[1];
+        snprintf (name, sizeof (name), "b16 R %d L %3dx%d", rv[ri],
+            shapes[si][0], shapes[si][1]);
+        report (name, &L, best_hot, best_cold);
+      }
+    frames_free ();
+    fflush (stdout);
   }
 
   struct { const char *n; int w, h; } cases[] = {
     {"4K P010 luma", 3840, 2160}, {"8K P010 luma", 7680, 4320},
   };
-  for (int ci = 0; ci < 2; ci++) {
+  for (int ci = 0; ci < 2 && !getenv ("PROBE_NO16"); ci++) {
     const int w = cases[ci].w, h = cases[ci].h;
     frames_new ((size_t) w * h * 2);
     srand (ci + 1);

@@ -91,3 +91,54 @@ copy16 (__global const uint4 * s, __global uint4 * d)
   size_t i = get_global_id (0);
   d[i] = s[i];
 }
+
+/* b16: 8-bit samples (GRAY8, a luma plane), 16 of them (one 16-byte word)
+ * of R rows a work-item, every load at once; the even and the odd bytes
+ * of each 32-bit word summed in 16-bit lanes */
+#define EVEN 0x00ff00ffu
+
+inline void
+hsum16b (uint lw, uint4 c, uint rw, uint4 * e, uint4 * o)
+{
+  const uint4 prev = (uint4) (lw, c.x, c.y, c.z);
+  const uint4 next = (uint4) (c.y, c.z, c.w, rw);
+  const uint4 l = (c << 8) | (prev >> 24);
+  const uint4 r = (c >> 8) | (next << 24);
+  *e = (l & EVEN) + ((c & EVEN) << 1) + (r & EVEN);
+  *o = ((l >> 8) & EVEN) + (((c >> 8) & EVEN) << 1) + ((r >> 8) & EVEN);
+}
+
+inline void
+row_sums_b (const __global uint4 * src, int ss4, int n4, int x, int y,
+    uint4 * e, uint4 * o)
+{
+  const __global uint4 *row = src + (size_t) y * ss4;
+  const __global uint *w = (const __global uint *) row;
+  const uint4 c = row[x];
+  const uint lw = x > 0 ? w[4 * x - 1] : c.x << 24;
+  const uint rw = x + 1 < n4 ? w[4 * x + 4] : c.w >> 24;
+  hsum16b (lw, c, rw, e, o);
+}
+
+__kernel void
+b16 (__global const uint4 * src, int ss4, __global uint4 * dst, int ds4,
+    int n4, int height)
+{
+  const int x = get_global_id (0), y0 = get_global_id (1) * R;
+  uint4 e[R + 2], o[R + 2];
+
+  if (x >= n4 || y0 >= height)
+    return;
+#pragma unroll
+  for (int r = 0; r < R + 2; r++)
+    row_sums_b (src, ss4, n4, x, clamp (y0 + r - 1, 0, height - 1), &e[r],
+        &o[r]);
+#pragma unroll
+  for (int r = 0; r < R; r++)
+    if (y0 + r < height) {
+      const uint4 se = e[r] + (e[r + 1] << 1) + e[r + 2] + 0x00080008u;
+      const uint4 so = o[r] + (o[r + 1] << 1) + o[r + 2] + 0x00080008u;
+      dst[(size_t) (y0 + r) * ds4 + x] = ((se >> 4) & EVEN) |
+          (((so >> 4) & EVEN) << 8);
+    }
+}
