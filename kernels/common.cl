@@ -165,6 +165,25 @@ gst_cl_words8_load (const __global ushort * row, int x, int step)
   return w;
 }
 
+/* GPUs: the 8 16-bit samples of the 16-byte word x of a row of n such
+ * words (16-byte aligned, pixels of one sample) in *c, their left
+ * neighbours in *l and right ones in *r, two samples to a 32-bit word; at
+ * the row's ends a sample is its own neighbour (gaussian3_words16,
+ * laplace_words16) */
+inline void
+gst_cl_words16_neighbours (const __global uint4 * row, int x, int n,
+    uint4 * l, uint4 * c, uint4 * r)
+{
+  const __global uint *w = (const __global uint *) row;
+  const uint4 v = row[x];
+  const uint before = x > 0 ? w[4 * x - 1] : v.x << 16;
+  const uint after = x + 1 < n ? w[4 * x + 4] : v.w >> 16;
+
+  *l = (v << 16) | ((uint4) (before, v.xyz) >> 16);
+  *c = v;
+  *r = (v >> 16) | ((uint4) (v.yzw, after) << 16);
+}
+
 /* the 8 samples' left (*l) and right (*r) neighbours, by shifts of word
  * pairs */
 inline void

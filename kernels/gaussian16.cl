@@ -344,18 +344,13 @@ g16_3_walk (const __global ushort * src, int ss, __global ushort * dst,
  * g12_3_hsum_words. */
 #define G16_WORD_ROWS 4
 
-/* the sums l + 2c + r of the 8 samples of the word x of @row (n words);
- * at the row's ends the sample itself */
+/* the sums l + 2c + r of the 8 samples of the word x of @row (n words) */
 inline uint4
 g12_3_word_sums (const __global uint4 * row, int x, int n, int shift,
     uint pmask)
 {
-  const __global uint *w = (const __global uint *) row;
-  const uint4 c = row[x];
-  const uint before = x > 0 ? w[4 * x - 1] : c.x << 16;
-  const uint after = x + 1 < n ? w[4 * x + 4] : c.w >> 16;
-  const uint4 l = (c << 16) | ((uint4) (before, c.xyz) >> 16);
-  const uint4 r = (c >> 16) | ((uint4) (c.yzw, after) << 16);
+  uint4 l, c, r;
+  gst_cl_words16_neighbours (row, x, n, &l, &c, &r);
   return ((l >> shift) & pmask) + (((c >> shift) & pmask) << 1) +
       ((r >> shift) & pmask);
 }

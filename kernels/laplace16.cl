@@ -410,20 +410,16 @@ lap_rows_w (__global const ushort * src, int src_stride,
  * lap_finish_n's, lane by lane in 32 bits. */
 #define LAP_WORD_ROWS 4
 
-/* the sums l + c + r of the 8 samples of the word x of @row (n words); at
- * the row's ends the sample itself */
+/* the sums l + c + r of the 8 samples of the word x of @row (n words),
+ * their values in *cv */
 inline uint4
 lap12_word_sums (const __global uint4 * row, int x, int n, int shift,
-    uint pmask)
+    uint pmask, uint4 * cv)
 {
-  const __global uint *w = (const __global uint *) row;
-  const uint4 c = row[x];
-  const uint before = x > 0 ? w[4 * x - 1] : c.x << 16;
-  const uint after = x + 1 < n ? w[4 * x + 4] : c.w >> 16;
-  const uint4 l = (c << 16) | ((uint4) (before, c.xyz) >> 16);
-  const uint4 r = (c >> 16) | ((uint4) (c.yzw, after) << 16);
-  return ((l >> shift) & pmask) + ((c >> shift) & pmask) +
-      ((r >> shift) & pmask);
+  uint4 l, c, r;
+  gst_cl_words16_neighbours (row, x, n, &l, &c, &r);
+  *cv = (c >> shift) & pmask;
+  return ((l >> shift) & pmask) + *cv + ((r >> shift) & pmask);
 }
 
 /* the stored samples of the values c (in lanes of 32 bits) and the
@@ -450,22 +446,19 @@ laplace_words16 (__global const uchar * src, int src_stride,
   if (x >= n)
     return;
   for (int y = y0; y < y1; y += LAP_WORD_ROWS) {
-    uint4 s[LAP_WORD_ROWS + 2], c[LAP_WORD_ROWS];
+    uint4 s[LAP_WORD_ROWS + 2], c[LAP_WORD_ROWS + 2];
 #pragma unroll
-    for (int r = 0; r < LAP_WORD_ROWS + 2; r++) {
-      const __global uint4 *row = (const __global uint4 *) (src + (size_t)
-          clamp (y + r - 1, 0, height - 1) * src_stride);
-      s[r] = lap12_word_sums (row, x, n, shift, pmask);
-      if (r >= 1 && r <= LAP_WORD_ROWS)
-        c[r - 1] = (row[x] >> shift) & pmask;
-    }
+    for (int r = 0; r < LAP_WORD_ROWS + 2; r++)
+      s[r] = lap12_word_sums ((const __global uint4 *) (src + (size_t)
+              clamp (y + r - 1, 0, height - 1) * src_stride), x, n, shift,
+          pmask, &c[r]);
 #pragma unroll
     for (int r = 0; r < LAP_WORD_ROWS; r++) {
       const uint4 sum = s[r] + s[r + 1] + s[r + 2];
       if (y + r < y1)
         ((__global uint4 *) (dst + (size_t) (y + r) * dst_stride))[x] =
-            lap12_finish (c[r] & 0xffffu, sum & 0xffffu, sharpen, shift,
-            maxv) | (lap12_finish (c[r] >> 16, sum >> 16, sharpen, shift,
+            lap12_finish (c[r + 1] & 0xffffu, sum & 0xffffu, sharpen, shift,
+            maxv) | (lap12_finish (c[r + 1] >> 16, sum >> 16, sharpen, shift,
                 maxv) << 16);
     }
   }
