@@ -139,19 +139,6 @@ gst_cl_mem_is_aligned (cl_mem mem, gsize align)
   return ((guintptr) host & (align - 1)) == 0;
 }
 
-/**
- * gst_cl_launch_words8:
- *
- * The GPU kernels that take one 8-byte word of a row per work-item and
- * walk down `rows` rows (gst_cl_load_aligned8 in kernels/common.cl): whether
- * they fit @src and @dst (the tiles shape, no pixels-per-item set, 8-bit
- * buffer planes whose row length and strides are multiples of 8, starting
- * at 8-byte aligned addresses), and then their decomposition: work-item
- * (gx, gy) covers the bytes [8 gx, 8 gx + 8) of the rows
- * [gy * rows, gy * rows + rows).
- *
- * Returns: FALSE where the general kernels must run instead
- */
 /* gst_cl_launch_words8 and gst_cl_launch_words16: words of @bytes bytes,
  * of @sample_bytes samples */
 static gboolean
@@ -184,6 +171,19 @@ launch_words (const GstClDecomposition * t, GstClDevice * device,
   return TRUE;
 }
 
+/**
+ * gst_cl_launch_words8:
+ *
+ * The GPU kernels that take one 8-byte word of a row per work-item and
+ * walk down `rows` rows (gst_cl_load_aligned8 in kernels/common.cl): whether
+ * they fit @src and @dst (the tiles shape, no pixels-per-item set, 8-bit
+ * buffer planes whose row length and strides are multiples of 8, starting
+ * at 8-byte aligned addresses), and then their decomposition: work-item
+ * (gx, gy) covers the bytes [8 gx, 8 gx + 8) of the rows
+ * [gy * rows, gy * rows + rows).
+ *
+ * Returns: FALSE where the general kernels must run instead
+ */
 gboolean
 gst_cl_launch_words8 (const GstClDecomposition * t, GstClDevice * device,
     const GstClPlane * src, const GstClPlane * dst, GstClLaunch * launch)
