@@ -13,11 +13,12 @@
  */
 #include "probe.h"
 
+/* the binomial of `in` into `ref`: 16-bit samples of 10 bits at bit 6
+ * (@wide), else bytes */
 static void
-reference (int w, int h)
+reference (int w, int h, int wide)
 {
-  const unsigned short *s = (const unsigned short *) in;
-  unsigned short *d = (unsigned short *) ref;
+  const unsigned short *s16 = (const unsigned short *) in;
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
       unsigned sum = 0;
@@ -25,10 +26,15 @@ reference (int w, int h)
         for (int dx = -1; dx <= 1; dx++) {
           int yy = y + dy < 0 ? 0 : y + dy >= h ? h - 1 : y + dy;
           int xx = x + dx < 0 ? 0 : x + dx >= w ? w - 1 : x + dx;
-          sum += (s[(size_t) yy * w + xx] >> 6) * (2 - (dx != 0)) *
+          size_t i = (size_t) yy * w + xx;
+          sum += (wide ? s16[i] >> 6 : in[i]) * (2 - (dx != 0)) *
               (2 - (dy != 0));
         }
-      d[(size_t) y * w + x] = (unsigned short) (((sum + 8) >> 4) << 6);
+      if (wide)
+        ((unsigned short *) ref)[(size_t) y * w + x] =
+            (unsigned short) (((sum + 8) >> 4) << 6);
+      else
+        ref[(size_t) y * w + x] = (unsigned char) ((sum + 8) >> 4);
     }
 }
 
@@ -48,6 +54,29 @@ report (const char *name, Launch * L, double best_hot, double best_cold)
   printf ("%-34s hot %.4f ms (%3.0f%%)  cold %.4f ms (%3.0f%%) bad %ld\n",
       name, hot, 100 * best_hot / hot, cold, 100 * best_cold / cold,
       check ());
+}
+
+/* times @k (a wide3.cl candidate of one word of R rows a work-item: n4
+ * words a row, @h rows) in groups of @lx x @ly */
+static void
+run_words (cl_kernel k, const char *what, int n4, int h, int R, int lx,
+    int ly, double best_hot, double best_cold)
+{
+  Launch L;
+  char name[64];
+  set_int (k, 1, n4);
+  set_int (k, 3, n4);
+  set_int (k, 4, n4);
+  set_int (k, 5, h);
+  L.k = k;
+  L.src_arg = 0;
+  L.dst_arg = 2;
+  L.l[0] = lx;
+  L.l[1] = ly;
+  L.g[0] = (n4 + lx - 1) / lx * lx;
+  L.g[1] = ((h + R - 1) / R + ly - 1) / ly * ly;
+  snprintf (name, sizeof (name), "%s R %d L %3dx%d", what, R, lx, ly);
+  report (name, &L, best_hot, best_cold);
 }
 
 int
@@ -86,18 +115,7 @@ main (int argc, char **argv)
     frames_new ((size_t) w * h);
     frames_random (ci + 7);
     frames_upload ();
-    for (int y = 0; y < h; y++)
-      for (int x = 0; x < w; x++) {
-        unsigned sum = 0;
-        for (int dy = -1; dy <= 1; dy++)
-          for (int dx = -1; dx <= 1; dx++) {
-            int yy = y + dy < 0 ? 0 : y + dy >= h ? h - 1 : y + dy;
-            int xx = x + dx < 0 ? 0 : x + dx >= w ? w - 1 : x + dx;
-            sum += in[(size_t) yy * w + xx] * (2 - (dx != 0)) *
-                (2 - (dy != 0));
-          }
-        ref[(size_t) y * w + x] = (unsigned char) ((sum + 8) >> 4);
-      }
+    reference (w, h, 0);
     printf ("\n== %s (%.1f MB, %d cold pairs)\n", bcases[ci].n, fsize / 1e6,
         nb_cold);
     double best_hot, best_cold;
@@ -105,25 +123,9 @@ main (int argc, char **argv)
     const int shapes[][2] = { {64, 1}, {128, 1}, {256, 1}, {32, 4} };
     const int n4 = w / 16;
     for (int ri = 0; ri < 4; ri++)
-      for (int si = 0; si < 4; si++) {
-        Launch L;
-        char name[64];
-        cl_kernel k = kb16[ri];
-        set_int (k, 1, n4);
-        set_int (k, 3, n4);
-        set_int (k, 4, n4);
-        set_int (k, 5, h);
-        L.k = k;
-        L.src_arg = 0;
-        L.dst_arg = 2;
-        L.l[0] = shapes[si][0];
-        L.l[1] = shapes[si][1];
-        L.g[0] = (n4 + L.l[0] - 1) / L.l[0] * L.l[0];
-        L.g[1] = ((h + rv[ri] - 1) / rv[ri] + L.l[1] - 1) / L.l[1] * L.l[1];
-        snprintf (name, sizeof (name), "b16 R %d L %3dx%d", rv[ri],
-            shapes[si][0], shapes[si][1]);
-        report (name, &L, best_hot, best_cold);
-      }
+      for (int si = 0; si < 4; si++)
+        run_words (kb16[ri], "b16", n4, h, rv[ri], shapes[si][0],
+            shapes[si][1], best_hot, best_cold);
     frames_free ();
     fflush (stdout);
   }
@@ -138,7 +140,7 @@ main (int argc, char **argv)
     for (size_t i = 0; i < fsize / 2; i++)
       ((unsigned short *) in)[i] = (unsigned short) ((rand () & 1023) << 6);
     frames_upload ();
-    reference (w, h);
+    reference (w, h, 1);
     printf ("\n== %s (%.1f MB, %d cold pairs)\n", cases[ci].n, fsize / 1e6,
         nb_cold);
     double best_hot, best_cold;
@@ -177,23 +179,9 @@ main (int argc, char **argv)
     const int shapes[][2] = { {64, 1}, {32, 4}, {128, 1}, {16, 8}, {256, 1} };
     const int n4 = w / 8;
     for (int ri = 0; ri < 4; ri++)
-      for (int si = 0; si < 5; si++) {
-        cl_kernel k = kt8[ri];
-        set_int (k, 1, n4);
-        set_int (k, 3, n4);
-        set_int (k, 4, n4);
-        set_int (k, 5, h);
-        L.k = k;
-        L.src_arg = 0;
-        L.dst_arg = 2;
-        L.l[0] = shapes[si][0];
-        L.l[1] = shapes[si][1];
-        L.g[0] = (n4 + L.l[0] - 1) / L.l[0] * L.l[0];
-        L.g[1] = ((h + rv[ri] - 1) / rv[ri] + L.l[1] - 1) / L.l[1] * L.l[1];
-        snprintf (name, sizeof (name), "t8 R %d L %3dx%d", rv[ri],
-            shapes[si][0], shapes[si][1]);
-        report (name, &L, best_hot, best_cold);
-      }
+      for (int si = 0; si < 5; si++)
+        run_words (kt8[ri], "t8", n4, h, rv[ri], shapes[si][0],
+            shapes[si][1], best_hot, best_cold);
     const int spans[] = { 16, 32, 64 };
     for (int ri = 1; ri < 4; ri++)
       for (int sp = 0; sp < 3; sp++)

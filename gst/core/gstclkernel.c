@@ -79,6 +79,27 @@ gst_cl_tuning_uses_strips (const GstClDecomposition * tuning, GstClDevice * devi
   }
 }
 
+/* @launch over @plane: @chunk units and @rows rows a work-item, groups of
+ * @group along the rows (at most the device's), the automatic flags from
+ * @t */
+static void
+launch_fill (const GstClDecomposition * t, GstClDevice * device,
+    const GstClPlane * plane, gsize chunk, gsize rows, gsize group,
+    GstClLaunch * launch)
+{
+  const gsize n = (plane->units + chunk - 1) / chunk;
+
+  group = MAX (1, MIN (group, device->max_work_group_size));
+  launch->global[0] = (n + group - 1) / group * group;
+  launch->global[1] = (plane->height + rows - 1) / rows;
+  launch->local[0] = group;
+  launch->local[1] = 1;
+  launch->chunk = chunk;
+  launch->rows = rows;
+  launch->rows_auto = t->rows_per_item == 0;
+  launch->group_auto = t->work_group_size == 0;
+}
+
 /**
  * gst_cl_launch_shape:
  * @vectors: the kernel works on 16-byte vectors: chunks are multiples of 16
@@ -90,7 +111,7 @@ void
 gst_cl_launch_shape (const GstClDecomposition * t, GstClDevice * device,
     const GstClPlane * plane, gboolean vectors, GstClLaunch * launch)
 {
-  gsize chunk, rows, group, n;
+  gsize chunk, rows, group;
 
   if (gst_cl_tuning_uses_strips (t, device)) {
     chunk = t->pixels_per_item ? t->pixels_per_item * (gsize) plane->step :
@@ -108,17 +129,7 @@ gst_cl_launch_shape (const GstClDecomposition * t, GstClDevice * device,
   }
   if (vectors)
     chunk = GST_ROUND_UP_16 (chunk);
-  chunk = MAX (chunk, 1);
-  group = MAX (1, MIN (group, device->max_work_group_size));
-  n = (plane->units + chunk - 1) / chunk;
-  launch->global[0] = (n + group - 1) / group * group;
-  launch->global[1] = (plane->height + rows - 1) / rows;
-  launch->local[0] = group;
-  launch->local[1] = 1;
-  launch->chunk = chunk;
-  launch->rows = rows;
-  launch->rows_auto = t->rows_per_item == 0;
-  launch->group_auto = t->work_group_size == 0;
+  launch_fill (t, device, plane, MAX (chunk, 1), rows, group, launch);
 }
 
 /**
@@ -148,7 +159,6 @@ launch_words (const GstClDecomposition * t, GstClDevice * device,
     GstClLaunch * launch)
 {
   const gint per_word = bytes / sample_bytes;
-  gsize rows, group, n;
 
   if (gst_cl_tuning_uses_strips (t, device) || t->pixels_per_item ||
       src->is_image || dst->is_image || src->sample_bytes != sample_bytes ||
@@ -156,18 +166,9 @@ launch_words (const GstClDecomposition * t, GstClDevice * device,
       || dst->stride % bytes || !gst_cl_mem_is_aligned (src->mem, bytes)
       || !gst_cl_mem_is_aligned (dst->mem, bytes))
     return FALSE;
-  rows = t->rows_per_item ? t->rows_per_item : default_rows;
-  group = t->work_group_size ? t->work_group_size : default_group;
-  group = MAX (1, MIN (group, device->max_work_group_size));
-  n = src->units / per_word;
-  launch->global[0] = (n + group - 1) / group * group;
-  launch->global[1] = (src->height + rows - 1) / rows;
-  launch->local[0] = group;
-  launch->local[1] = 1;
-  launch->chunk = per_word;
-  launch->rows = rows;
-  launch->rows_auto = t->rows_per_item == 0;
-  launch->group_auto = t->work_group_size == 0;
+  launch_fill (t, device, src, per_word,
+      t->rows_per_item ? t->rows_per_item : default_rows,
+      t->work_group_size ? t->work_group_size : default_group, launch);
   return TRUE;
 }
 
