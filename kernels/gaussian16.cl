@@ -338,8 +338,7 @@ g16_3_walk (const __global ushort * src, int ss, __global ushort * dst,
  * and the 32-bit words beside them at once. A walk down the column
  * (gaussian3_buffer16) waits for each row's loads in turn; here every
  * load of the four rows is in flight together, and the rows that the
- * items above and below load again come from the cache (H200, 4K P010
- * luma: 0.0118 ms against the walk's 0.028 in the probe
+ * items above and below load again come from the cache (the shapes:
  * bench/probes/wide3.c). Two samples summed in each 32-bit word, as
  * g12_3_hsum_words. */
 #define G16_WORD_ROWS 4

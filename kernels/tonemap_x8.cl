@@ -735,7 +735,7 @@ TM_BINS (16);
  * private tables, added to hist once per work-item. The 16-pixel rows
  * count lane k into table k % 4: neighbouring pixels of a photograph
  * often share a bin, and each increment of one counter waits for the
- * last (8 tables were no faster than 4). */
+ * last. */
 __kernel void
 tonemap_hist_x8 (const __global uchar * src, int8 f, int8 g, int width,
     int height, int rows, __constant float *cfg, const __global float2 * lut,

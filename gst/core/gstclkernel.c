@@ -15,9 +15,8 @@
  * (bench/probes/words8.c, bench/results/performance-history.md) */
 #define WORDS8_ROWS 4
 #define WORDS8_GROUP 128
-/* gst_cl_launch_words16's defaults: the best of bench/probes/wide3.c on an
- * H200 (4 rows a work-item, groups of 256: 4K and 8K P010 luma within 1.2x
- * and 1.08x of the device's copy of the plane) */
+/* gst_cl_launch_words16's defaults: the best shape of bench/probes/wide3.c
+ * on a GPU (4 rows a work-item, groups of 256) */
 #define WORDS16_ROWS 4
 #define WORDS16_GROUP 256
 

@@ -221,11 +221,9 @@ enqueue_hist (GstClToneMapKernels * k, GstClFrameWork * work,
   if (k->fastx8) {
     /* eight work-items a compute unit, at least 8 rows of blocks each:
      * each adds its private tables to hist with atomics, which the
-     * cores contend for (68 work-items at 1080p spent a fifteenth of
-     * the kernel there) */
-    const cl_int rows = MAX (8, (cl_int) ((nby + 8 * MAX (1,
-                    work->device->compute_units) - 1) / (8 * MAX (1,
-                    work->device->compute_units))));
+     * cores contend for */
+    const cl_int items = 8 * MAX (1, (cl_int) work->device->compute_units);
+    const cl_int rows = MAX (8, ((cl_int) nby + items - 1) / items);
     launch_1d (&l, (nby + rows - 1) / rows, 1);
     return gst_cl_set_args (k->k_histx8, error, GST_CL_ARG (frames->in),
         GST_CL_ARG (k->in_fmt), GST_CL_ARG (*geo), GST_CL_ARG (w),
