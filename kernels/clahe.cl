@@ -78,13 +78,12 @@ clahe_round (float v)
  * that order (exact: entries are below 2^16), so that a pixel loads one
  * 8-byte entry, not four. The group of a tile (one a tile, in order)
  * writes its entry e of bin b into the lanes of the up to four cells that
- * read it. */
+ * read it. `tile`: the tile's index of `tiles`. */
 inline void
-clahe_put_cells (__global ushort * cells, ushort e, int b, int tiles_x,
-    int bins)
+clahe_put_cells (__global ushort * cells, ushort e, int b, int tile,
+    int tiles, int tiles_x, int bins)
 {
-  const int tile = (int) get_group_id (0);
-  const int tiles_y = (int) get_num_groups (0) / tiles_x;
+  const int tiles_y = tiles / tiles_x;
   const int tx = tile % tiles_x, ty = tile / tiles_x;
   for (int cy = ty; cy <= ty + 1; cy++) {
     const int t1 = max (cy - 1, 0), t2 = min (cy, tiles_y - 1);
@@ -108,9 +107,9 @@ clahe_put_cells (__global ushort * cells, ushort e, int b, int tiles_x,
  * or global memory: a macro, OpenCL C 1.2 has no generic pointers), bins a
  * multiple of the group size. `scratch`: 2 + group size uints of local
  * memory. Writes lut[b] for the tile's bins, and into `cells` unless 0
- * (clahe_put_cells ()). */
+ * (clahe_put_cells () of tile `tile` of `tiles`). */
 #define CLAHE_HIST_TO_LUT(hist, lut, bins, clip, lut_scale, maxv, scratch, \
-    cells, tiles_x) \
+    cells, tile, tiles, tiles_x) \
   do { \
     const int lid_ = (int) get_local_id (0), n_ = (int) get_local_size (0); \
     const int per_ = (bins) / n_, b0_ = lid_ * per_; \
@@ -167,7 +166,8 @@ clahe_put_cells (__global ushort * cells, ushort e, int b, int tiles_x,
           (uint) (maxv)); \
       lut[b_] = e_; \
       if (cells) \
-        clahe_put_cells ((cells), e_, b_, (tiles_x), (bins)); \
+        clahe_put_cells ((cells), e_, b_, (tile), (tiles), (tiles_x), \
+            (bins)); \
     } \
   } while (0)
 
@@ -545,7 +545,7 @@ CLAHE_DEFINE_LUT_SERIAL (16)
   CLAHE_COUNT_TILE (hist, LOAD); \
   barrier (CLK_LOCAL_MEM_FENCE); \
   CLAHE_HIST_TO_LUT (hist, tlut, bins, clip, lut_scale, maxv, scratch, \
-      CELLS, tiles_x)
+      CELLS, (int) get_group_id (0), (int) get_num_groups (0), tiles_x)
 
 /* 16 bits: the tile's 65536 counts in its own region of a buffer,
  * zeroed first by the same group (no command of its own) */
@@ -560,7 +560,7 @@ CLAHE_DEFINE_LUT_SERIAL (16)
   CLAHE_COUNT_TILE (thist, LOAD); \
   barrier (CLK_GLOBAL_MEM_FENCE); \
   CLAHE_HIST_TO_LUT (thist, tlut, bins, clip, lut_scale, maxv, scratch, 0, \
-      tiles_x)
+      0, 0, tiles_x)
 
 #define CLAHE_LUT_BUFFER_ARGS const __global uchar * src, int stride, \
     int wide, int width, int height, int shift, uint mask, int tw, int th, \
@@ -1454,16 +1454,16 @@ clahe_blend_image (__read_only image2d_t src, __write_only image2d_t dst,
 /* GPUs, up to 12 bits, buffers: each tile counted by `parts` work-groups   */
 
 /* A slice of the tile's rows a work-group (tile = group / parts), added
- * into the tile's histogram in `hists` (zero before the frame; the LUT
- * kernel zeroes it again for the next): OpenCV's 8x8 grid is 64 tiles, a
- * group each would leave most of a large GPU idle. The group counts into
- * `copies` local tables, item i into table i % copies (a warp's items on a
- * flat area all count one bin, and atomics on one word are serialised),
- * then adds each bin it saw with one global atomic. */
-__kernel void
-clahe_count_parts (const __global uchar * src, int stride, int wide,
+ * into the tile's histogram in `hists` (zero before the frame; the tile's
+ * LUT, made here, zeroes it again for the next): OpenCV's 8x8 grid is 64
+ * tiles, a group each would leave most of a large GPU idle. The group
+ * counts into `copies` local tables, item i into table i % copies (a
+ * warp's items on a flat area all count one bin, and atomics on one word
+ * are serialised), then adds each bin it saw with one global atomic. */
+inline void
+clahe_count_slice (const __global uchar * src, int stride, int wide,
     int width, int height, int shift, uint mask, int tw, int th,
-    int tiles_x, int bins, int parts, __global uint * hists,
+    int tiles_x, int bins, int parts, __global uint * out,
     __local uint * hist, int copies)
 {
   const int group = (int) get_group_id (0);
@@ -1473,7 +1473,6 @@ clahe_count_parts (const __global uchar * src, int stride, int wide,
   const int r0 = part * th / parts, rows = (part + 1) * th / parts - r0;
   const int cols = (tw + 3) / 4;
   __local uint *mine = hist + (lid % copies) * bins;
-  __global uint *out = hists + (size_t) tile * bins;
 
   for (int b = lid; b < bins * copies; b += n)
     hist[b] = 0;
@@ -1515,29 +1514,61 @@ clahe_count_parts (const __global uchar * src, int stride, int wide,
   }
 }
 
-/* The tile's LUT from its histogram counted by clahe_count_parts (zeroed
- * for the next frame once read), as clahe_lut makes it from its own
- * count; and the column table. */
-__kernel void
-clahe_lut_parts (__global uint * hists, int width,
-    int tiles_x, int bins, int clip, float lut_scale, int maxv,
-    float inv_tw, __global ushort * lut, __global uint * xtab,
-    __local uint * hist, __local uint * scratch, __global ushort * cells)
+/* Whether this group is the last of its tile's `parts` to have added its
+ * counts (the tile's counter in `done`, left zero for the next frame),
+ * for the whole group: each item's adds are made visible before the
+ * group counts itself done, as in a reduction's last-block pattern. */
+inline int
+clahe_last_part (volatile __global uint * done, int parts,
+    __local uint * flag)
 {
-  const int tile = (int) get_group_id (0);
-  __global uint *th = hists + (size_t) tile * bins;
+  int last;
+  mem_fence (CLK_GLOBAL_MEM_FENCE);
+  barrier (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  if (get_local_id (0) == 0) {
+    const uint tile = get_group_id (0) / (uint) parts;
+    *flag = atomic_inc (&done[tile]) == (uint) parts - 1;
+    if (*flag)
+      atomic_xchg (&done[tile], 0);
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  last = (int) *flag;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  return last;
+}
+
+/* GPUs, up to 12 bits, buffers: the tiles counted by `parts` work-groups
+ * each (clahe_count_slice), then each tile's LUT made by its last group
+ * from the histogram (read and zeroed with atomic exchanges: the other
+ * groups' adds are atomics too), as clahe_lut makes it from its own
+ * count; and the column table. One kernel: a launch and the wait between
+ * two kernels less. `hists`: the tiles' histograms, then a counter a
+ * tile, all zero before the first frame. */
+__kernel void
+clahe_count_parts (const __global uchar * src, int stride, int wide,
+    int width, int height, int shift, uint mask, int tw, int th,
+    int tiles_x, int bins, int parts, __global uint * hists,
+    __local uint * hist, int copies, int clip, float lut_scale, int maxv,
+    float inv_tw, __global ushort * lut, __global uint * xtab,
+    __local uint * scratch, __global ushort * cells)
+{
+  const int tile = (int) get_group_id (0) / parts;
+  const int tiles = (int) get_num_groups (0) / parts;
+  volatile __global uint *counts = hists + (size_t) tile * bins;
   __global ushort *tlut = lut + (size_t) tile * bins;
 
-  for (int b = (int) get_local_id (0); b < bins;
-      b += (int) get_local_size (0)) {
-    hist[b] = th[b];
-    th[b] = 0;
-  }
   if (!cells)                   /* the cell blend reads no column table */
     clahe_fill_xtab (xtab, width, inv_tw, tiles_x, bins);
+  clahe_count_slice (src, stride, wide, width, height, shift, mask, tw, th,
+      tiles_x, bins, parts, (__global uint *) counts, hist, copies);
+  if (!clahe_last_part (hists + (size_t) tiles * bins, parts, scratch))
+    return;
+  for (int b = (int) get_local_id (0); b < bins;
+      b += (int) get_local_size (0))
+    hist[b] = atomic_xchg (&counts[b], 0);
   barrier (CLK_LOCAL_MEM_FENCE);
   CLAHE_HIST_TO_LUT (hist, tlut, bins, clip, lut_scale, maxv, scratch,
-      cells, tiles_x);
+      cells, tile, tiles, tiles_x);
 }
 
 /* clahe_cell () of 4 columns, lane by lane the same operations */

@@ -84,7 +84,7 @@ struct _GstClClahe
   /* streaming thread */
   cl_kernel k_lut, k_lut_image, k_lut_wide, k_lut_wide_image;
   cl_kernel k_blend, k_blend16, k_blend_image;
-  cl_kernel k_count_parts, k_lut_parts, k_blend_cells;
+  cl_kernel k_count_parts, k_blend_cells;
   cl_kernel k_blend_quads, k_blend16_quads;     /* CPU builds only */
   cl_kernel k_blend_planes, k_blend16_planes;   /* CPU builds with byte
                                                  * permutes only */
@@ -190,8 +190,6 @@ gst_cl_clahe_setup (GstClBaseFilter * base, cl_program program,
               error))
       || !(self->k_count_parts = gst_cl_kernel_new (program,
               "clahe_count_parts", error))
-      || !(self->k_lut_parts = gst_cl_kernel_new (program, "clahe_lut_parts",
-              error))
       || !(self->k_blend_cells = gst_cl_kernel_new (program,
               "clahe_blend_cells", error)))
     return FALSE;
@@ -218,8 +216,7 @@ gst_cl_clahe_setup (GstClBaseFilter * base, cl_program program,
   /* the image kernels take the same groups: the smaller of both */
   self->group_local = lut_group (device, self->k_lut);
   self->group_wide = lut_group (device, self->k_lut_wide);
-  self->group_parts = MIN (lut_group (device, self->k_count_parts),
-      lut_group (device, self->k_lut_parts));
+  self->group_parts = lut_group (device, self->k_count_parts);
   if (self->k_lut_image)
     self->group_local = MIN (self->group_local,
         lut_group (device, self->k_lut_image));
@@ -250,7 +247,6 @@ gst_cl_clahe_cleanup (GstClBaseFilter * base)
   release_kernel (&self->k_blend16);
   release_kernel (&self->k_blend_image);
   release_kernel (&self->k_count_parts);
-  release_kernel (&self->k_lut_parts);
   release_kernel (&self->k_blend_cells);
   g_clear_pointer (&self->hists, clReleaseMemObject);
   self->hists_size = 0;
@@ -420,7 +416,7 @@ count_copies (GstClDevice * device, const ClaheGrid * g)
 }
 
 /* Enqueues the LUTs of @g's tiles from @src, each tile counted by @parts
- * work-groups into its histogram, then a group a tile for its LUT (and
+ * work-groups into its histogram, the last of them making its LUT (and
  * the cell table into @cells, else the column table). */
 static gboolean
 enqueue_luts_parts (GstClClahe * self, GstClFrameWork * work,
@@ -432,11 +428,12 @@ enqueue_luts_parts (GstClClahe * self, GstClFrameWork * work,
   const cl_int wide = GST_CL_PLANE_IS_WIDE (src);
   const cl_uint mask = (cl_uint) g->maxv;
   const gsize group = self->group_parts;
-  const gsize bytes = (gsize) tiles * g->bins * sizeof (guint32);
+  /* the histograms, then a counter of the groups done a tile */
+  const gsize bytes = (gsize) tiles * (g->bins + 1) * sizeof (guint32);
   GstClLaunch l = { {0,}, {0,}, 0, 0, FALSE, FALSE };
   gboolean fresh = FALSE;
 
-  /* zeroed once made; each frame's LUT kernel leaves it zero */
+  /* zeroed once made; each frame's kernel leaves it zero */
   if (!gst_cl_buffer_ensure (work->device->context, &self->hists,
           &self->hists_size, bytes, &fresh, "clCreateBuffer (tile histograms)",
           error) || (fresh && !gst_cl_buffer_zero (work->queue, self->hists,
@@ -445,26 +442,17 @@ enqueue_luts_parts (GstClClahe * self, GstClFrameWork * work,
   l.local[0] = group;
   l.local[1] = l.global[1] = 1;
   l.global[0] = group * tiles * parts;
-  if (!gst_cl_set_args (self->k_count_parts, error, GST_CL_ARG (src->mem),
-          GST_CL_ARG (src->stride), GST_CL_ARG (wide), GST_CL_ARG (src->width),
-          GST_CL_ARG (src->height), GST_CL_ARG (src->shift), GST_CL_ARG (mask),
-          GST_CL_ARG (g->tw), GST_CL_ARG (g->th), GST_CL_ARG (g->tiles_x),
-          GST_CL_ARG (g->bins), GST_CL_ARG (parts),
-          GST_CL_ARG (self->hists), GST_CL_ARG_LOCAL ((gsize) copies *
-              g->bins * sizeof (guint32)), GST_CL_ARG (copies),
-          GST_CL_ARGS_END)
-      || !gst_cl_frame_work_enqueue (work, self->k_count_parts, &l, error))
-    return FALSE;
-  l.global[0] = group * tiles;
-  return gst_cl_set_args (self->k_lut_parts, error,
-      GST_CL_ARG (self->hists), GST_CL_ARG (src->width),
-      GST_CL_ARG (g->tiles_x), GST_CL_ARG (g->bins),
-      GST_CL_ARG (g->clip), GST_CL_ARG (g->lut_scale), GST_CL_ARG (g->maxv),
-      GST_CL_ARG (g->inv_tw), GST_CL_ARG (self->lut), GST_CL_ARG (self->xtab),
-      GST_CL_ARG_LOCAL (g->bins * sizeof (guint32)),
-      GST_CL_ARG_LOCAL ((2 + group) * sizeof (guint32)), GST_CL_ARG (cells),
-      GST_CL_ARGS_END)
-      && gst_cl_frame_work_enqueue (work, self->k_lut_parts, &l, error);
+  return gst_cl_set_args (self->k_count_parts, error, GST_CL_ARG (src->mem),
+      GST_CL_ARG (src->stride), GST_CL_ARG (wide), GST_CL_ARG (src->width),
+      GST_CL_ARG (src->height), GST_CL_ARG (src->shift), GST_CL_ARG (mask),
+      GST_CL_ARG (g->tw), GST_CL_ARG (g->th), GST_CL_ARG (g->tiles_x),
+      GST_CL_ARG (g->bins), GST_CL_ARG (parts), GST_CL_ARG (self->hists),
+      GST_CL_ARG_LOCAL ((gsize) copies * g->bins * sizeof (guint32)),
+      GST_CL_ARG (copies), GST_CL_ARG (g->clip), GST_CL_ARG (g->lut_scale),
+      GST_CL_ARG (g->maxv), GST_CL_ARG (g->inv_tw), GST_CL_ARG (self->lut),
+      GST_CL_ARG (self->xtab), GST_CL_ARG_LOCAL ((2 + group) *
+          sizeof (guint32)), GST_CL_ARG (cells), GST_CL_ARGS_END)
+      && gst_cl_frame_work_enqueue (work, self->k_count_parts, &l, error);
 }
 
 /* The local memory of the quad blends (clahe.cl) over @l, 0 where they do
