@@ -315,6 +315,30 @@ cpu_byte_permutes (GstClDevice * self)
 #endif
 }
 
+/* Whether the CPU kernels may gather 16 lanes of 32 bits in one AVX-512
+ * instruction (clahe.cl's 16-bit blend) rather than load them one by one:
+ * POCL on this CPU, an Intel one with AVX-512 (there the gather took the
+ * blend's loads in half the time; AMD's Zen 5 gathers more slowly than it
+ * loads). GST_CL_GATHERS=0 keeps the loads, so that the tests check them
+ * here too; =1 takes the gathers on any CPU with AVX-512. */
+static gboolean
+cpu_gathers (GstClDevice * self)
+{
+#if defined (__x86_64__) || defined (__i386__)
+  const gchar *env = g_getenv ("GST_CL_GATHERS");
+
+  if (env && g_str_equal (env, "0"))
+    return FALSE;
+  return (self->type & CL_DEVICE_TYPE_CPU) && self->host_unified &&
+      self->platform_name &&
+      strstr (self->platform_name, "Portable Computing Language") &&
+      __builtin_cpu_supports ("avx512f") &&
+      ((env && g_str_equal (env, "1")) || __builtin_cpu_is ("intel"));
+#else
+  return FALSE;
+#endif
+}
+
 /* NVIDIA's OpenCL reports the compute capability (cl_nv_device_attribute_query)
  * and compiles inline PTX; dp4a and dp2a came with 6.1.
  * GST_CL_DOT_PRODUCTS=0 turns them off, =1 picks the portable form. */
@@ -402,6 +426,7 @@ device_new (Candidate * c, GError ** error)
     self->simd_floats = MAX (self->simd_floats, 1);
   }
   self->byte_permutes = cpu_byte_permutes (self);
+  self->gathers = cpu_gathers (self);
   clGetDeviceInfo (c->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof (cl_ulong),
       &self->max_alloc, NULL);
   {

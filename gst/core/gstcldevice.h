@@ -98,6 +98,10 @@ struct _GstClDevice
   gboolean byte_permutes;       /* the CPU kernels may use AVX-512 VBMI's
                                  * byte permutes (POCL on a CPU that has
                                  * them; GST_CL_VBMI=0 turns them off) */
+  gboolean gathers;             /* the CPU kernels may gather 16 lanes in
+                                 * one instruction (POCL on an Intel CPU
+                                 * with AVX-512; GST_CL_GATHERS=0 turns
+                                 * them off, =1 on) */
 
   gboolean zero_copy;           /* frames stay in host memory that the device
                                  * reads in place: host_unified, unless

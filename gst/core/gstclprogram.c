@@ -74,12 +74,14 @@ program_options (GstClDevice * device, const gchar * name,
    * a vector register holds 16 floats (AVX-512); with registers of 8 a
    * float16 takes two, and the 8-lane paths keep them free */
   /* GST_CL_VBMI: the CPU kernels that have paths of AVX-512 VBMI's byte
-   * permutes take them (gstcldevice.c says where) */
+   * permutes take them; GST_CL_GATHER16: those that have paths of AVX-512
+   * gathers (gstcldevice.c says where) */
   extra = g_getenv ("GST_CL_BUILD_OPTIONS");
-  options = g_strdup_printf ("-cl-std=CL1.2%s%s%s%s%s%s%s",
+  options = g_strdup_printf ("-cl-std=CL1.2%s%s%s%s%s%s%s%s",
       cpu ? " -DGST_CL_CPU=1" : "",
       cpu && device->simd_floats >= 16 ? " -DGST_CL_CPU16=1" : "",
       cpu && device->byte_permutes ? " -DGST_CL_VBMI=1" : "",
+      cpu && device->gathers ? " -DGST_CL_GATHER16=1" : "",
       defines ? " " : "", defines ? defines : "", extra ? " " : "",
       extra ? extra : "");
   *key = g_strdup_printf ("%s|%s", name, options);

@@ -557,7 +557,7 @@ prepare_luts (GstClClahe * self, GstClFrameWork * work, const ClaheGrid * g,
   const gsize entries = (gsize) g->tiles_x * g->tiles_y * g->bins;
 
   if (!gst_cl_buffer_ensure (work->device->context, &self->lut,
-          &self->lut_size, entries * sizeof (guint16), NULL,
+          &self->lut_size, (entries + 32) * sizeof (guint16), NULL,
           "clCreateBuffer (tile LUTs)", error)
       || (histogram_copies (self, work, g) == 0 &&
           !gst_cl_buffer_ensure (work->device->context, &self->hist,
