@@ -292,23 +292,29 @@ create_queues (GstClDevice * self, GError ** error)
   return TRUE;
 }
 
-/* Whether the CPU kernels may use AVX-512 VBMI (clahe.cl's planar blend):
- * POCL runs them on this CPU (a CPU device that shares the host's memory:
- * not one of POCL's remote devices) and builds them with clang, whose
- * target attribute enables the instructions in one function, whatever CPU
- * model POCL builds for. GST_CL_VBMI=0 keeps the kernels without them, so
- * that the tests check those here too. */
+/* Whether POCL runs the kernels on this very CPU (a CPU device that shares
+ * the host's memory: not one of POCL's remote devices), so that what the
+ * host's cpuid says holds for them; `env` "0" says no. */
 static gboolean
-cpu_byte_permutes (GstClDevice * self)
+pocl_on_host_cpu (GstClDevice * self, const gchar * env)
 {
-#if defined (__x86_64__) || defined (__i386__)
-  const gchar *env = g_getenv ("GST_CL_VBMI");
-
   if (env && g_str_equal (env, "0"))
     return FALSE;
   return (self->type & CL_DEVICE_TYPE_CPU) && self->host_unified &&
       self->platform_name &&
-      strstr (self->platform_name, "Portable Computing Language") &&
+      strstr (self->platform_name, "Portable Computing Language");
+}
+
+/* Whether the CPU kernels may use AVX-512 VBMI (clahe.cl's planar blend):
+ * POCL runs them on this CPU and builds them with clang, whose target
+ * attribute enables the instructions in one function, whatever CPU model
+ * POCL builds for. GST_CL_VBMI=0 keeps the kernels without them, so that
+ * the tests check those here too. */
+static gboolean
+cpu_byte_permutes (GstClDevice * self)
+{
+#if defined (__x86_64__) || defined (__i386__)
+  return pocl_on_host_cpu (self, g_getenv ("GST_CL_VBMI")) &&
       __builtin_cpu_supports ("avx512vbmi");
 #else
   return FALSE;
@@ -318,22 +324,18 @@ cpu_byte_permutes (GstClDevice * self)
 /* Whether the CPU kernels may gather 16 lanes of 32 bits in one AVX-512
  * instruction (clahe.cl's 16-bit blend) rather than load them one by one:
  * POCL on this CPU, an Intel one with AVX-512 (there the gather took the
- * blend's loads in half the time; AMD's Zen 5 gathers more slowly than it
- * loads). GST_CL_GATHERS=0 keeps the loads, so that the tests check them
- * here too; =1 takes the gathers on any CPU with AVX-512. */
+ * blend's loads in about two thirds of the time; AMD's Zen 5 gathers more
+ * slowly than it loads). GST_CL_GATHERS=0 keeps the loads, so that the
+ * tests check them here too; =1 takes the gathers on any CPU with
+ * AVX-512. */
 static gboolean
 cpu_gathers (GstClDevice * self)
 {
 #if defined (__x86_64__) || defined (__i386__)
   const gchar *env = g_getenv ("GST_CL_GATHERS");
 
-  if (env && g_str_equal (env, "0"))
-    return FALSE;
-  return (self->type & CL_DEVICE_TYPE_CPU) && self->host_unified &&
-      self->platform_name &&
-      strstr (self->platform_name, "Portable Computing Language") &&
-      __builtin_cpu_supports ("avx512f") &&
-      ((env && g_str_equal (env, "1")) || __builtin_cpu_is ("intel"));
+  return pocl_on_host_cpu (self, env) && __builtin_cpu_supports ("avx512f")
+      && ((env && g_str_equal (env, "1")) || __builtin_cpu_is ("intel"));
 #else
   return FALSE;
 #endif
