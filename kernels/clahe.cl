@@ -76,9 +76,9 @@ clahe_round (float v)
  * cell (clahe_cell ()) blend the LUTs of tiles (x1, t1), (x2, t1),
  * (x1, t2), (x2, t2); entry v of cell (cx, cy) holds their entries v in
  * that order (exact: entries are below 2^16), so that a pixel loads one
- * 8-byte entry, not four. The group of a tile (one a tile, in order)
- * writes its entry e of bin b into the lanes of the up to four cells that
- * read it. `tile`: the tile's index of `tiles`. */
+ * 8-byte entry, not four. The group that makes a tile's LUT writes its
+ * entry e of bin b into the lanes of the up to four cells that read it.
+ * `tile`: the tile's index of `tiles`. */
 inline void
 clahe_put_cells (__global ushort * cells, ushort e, int b, int tile,
     int tiles, int tiles_x, int bins)
@@ -644,7 +644,8 @@ typedef int clahe_v16si __attribute__ ((vector_size (64)));
 inline float16
 clahe_gather16 (const __global ushort * l, uint16 i)
 {
-  const clahe_v16si w = __builtin_ia32_gathersiv16si ((clahe_v16si) (int16) (0),
+  const clahe_v16si none = (clahe_v16si) (int16) (0);
+  const clahe_v16si w = __builtin_ia32_gathersiv16si (none,
       (const void *) (size_t) l, (clahe_v16si) i, (short) -1, 2);
   return convert_float16 (as_uint16 (w) & (uint16) (0xffff));
 }
