@@ -1468,21 +1468,20 @@ clahe_blend_image (__read_only image2d_t src, __write_only image2d_t dst,
 /* ------------------------------------------------------------------------ */
 /* GPUs, up to 12 bits, buffers: each tile counted by `parts` work-groups   */
 
-/* A slice of the tile's rows a work-group (tile = group / parts), added
- * into the tile's histogram in `hists` (zero before the frame; the tile's
- * LUT, made here, zeroes it again for the next): OpenCV's 8x8 grid is 64
- * tiles, a group each would leave most of a large GPU idle. The group
- * counts into `copies` local tables, item i into table i % copies (a
- * warp's items on a flat area all count one bin, and atomics on one word
- * are serialised), then adds each bin it saw with one global atomic. */
+/* Slice `part` of `parts` of tile `tile`'s rows, counted by this
+ * work-group and added into the tile's histogram `out` (zero before the
+ * frame; the tile's LUT, made by clahe_count_parts, zeroes it again for
+ * the next): OpenCV's 8x8 grid is 64 tiles, a group each would leave most
+ * of a large GPU idle. The group counts into `copies` local tables, item i
+ * into table i % copies (a warp's items on a flat area all count one bin,
+ * and atomics on one word are serialised), then adds each bin it saw with
+ * one global atomic. */
 inline void
 clahe_count_slice (const __global uchar * src, int stride, int wide,
     int width, int height, int shift, uint mask, int tw, int th,
-    int tiles_x, int bins, int parts, __global uint * out,
-    __local uint * hist, int copies)
+    int tiles_x, int bins, int tile, int part, int parts,
+    __global uint * out, __local uint * hist, int copies)
 {
-  const int group = (int) get_group_id (0);
-  const int tile = group / parts, part = group % parts;
   const int n = (int) get_local_size (0), lid = (int) get_local_id (0);
   const int tx0 = (tile % tiles_x) * tw, ty0 = (tile / tiles_x) * th;
   const int r0 = part * th / parts, rows = (part + 1) * th / parts - r0;
@@ -1530,7 +1529,7 @@ clahe_count_slice (const __global uchar * src, int stride, int wide,
 }
 
 /* Whether this group is the last of its tile's `parts` to have added its
- * counts (the tile's counter in `done`, left zero for the next frame),
+ * counts (on the tile's counter `done`, left zero for the next frame),
  * for the whole group: each item's adds are made visible before the
  * group counts itself done, as in a reduction's last-block pattern. */
 inline int
@@ -1541,10 +1540,9 @@ clahe_last_part (volatile __global uint * done, int parts,
   mem_fence (CLK_GLOBAL_MEM_FENCE);
   barrier (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
   if (get_local_id (0) == 0) {
-    const uint tile = get_group_id (0) / (uint) parts;
-    *flag = atomic_inc (&done[tile]) == (uint) parts - 1;
+    *flag = atomic_inc (done) == (uint) parts - 1;
     if (*flag)
-      atomic_xchg (&done[tile], 0);
+      atomic_xchg (done, 0);
   }
   barrier (CLK_LOCAL_MEM_FENCE);
   last = (int) *flag;
@@ -1575,8 +1573,10 @@ clahe_count_parts (const __global uchar * src, int stride, int wide,
   if (!cells)                   /* the cell blend reads no column table */
     clahe_fill_xtab (xtab, width, inv_tw, tiles_x, bins);
   clahe_count_slice (src, stride, wide, width, height, shift, mask, tw, th,
-      tiles_x, bins, parts, (__global uint *) counts, hist, copies);
-  if (!clahe_last_part (hists + (size_t) tiles * bins, parts, scratch))
+      tiles_x, bins, tile, (int) get_group_id (0) % parts, parts,
+      (__global uint *) counts, hist, copies);
+  if (!clahe_last_part (hists + (size_t) tiles * bins + tile, parts,
+          scratch))
     return;
   for (int b = (int) get_local_id (0); b < bins;
       b += (int) get_local_size (0))

@@ -555,9 +555,12 @@ prepare_luts (GstClClahe * self, GstClFrameWork * work, const ClaheGrid * g,
     gint width, gsize cells, GError ** error)
 {
   const gsize entries = (gsize) g->tiles_x * g->tiles_y * g->bins;
+  /* and room past the last entry for the 4-byte reads of the CPU blend's
+   * gathers (clahe_gather16) */
+  const gsize spare = 32;
 
   if (!gst_cl_buffer_ensure (work->device->context, &self->lut,
-          &self->lut_size, (entries + 32) * sizeof (guint16), NULL,
+          &self->lut_size, (entries + spare) * sizeof (guint16), NULL,
           "clCreateBuffer (tile LUTs)", error)
       || (histogram_copies (self, work, g) == 0 &&
           !gst_cl_buffer_ensure (work->device->context, &self->hist,
