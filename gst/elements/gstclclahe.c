@@ -280,11 +280,12 @@ cpu_groups (GstClFrameWork * work)
  * memory (with the group's partial sums), 0 where not even one fits. One
  * on GPUs, where up to 12 bits fit any device of OpenCL's full profile
  * (32 KB at least). On CPUs groups of one work-item count in up to 16
- * copies of 8-bit histograms and 4 of the others (clahe.cl), fewer where
- * local memory is short; 16-bit histograms (256 KB a copy) are local too
- * where they fit (POCL gives 512 KB to 1 MB: two copies or one): local
- * memory there is the core's cache, which the buffer's histograms, cold
- * each frame, are not. */
+ * copies of 8-bit histograms and 4 of 10 and 12 bits (clahe.cl), fewer
+ * where local memory is short; 16-bit histograms (256 KB) are local too
+ * where one fits (POCL gives 512 KB to 2 MB): local memory there is the
+ * core's cache, which the buffer's histograms, cold each frame, are not.
+ * One copy only: four (1 MB, zeroed and summed each tile) made the 1080p
+ * table kernel 60 % slower on a Xeon whose POCL gives 2 MB. */
 static gint
 histogram_copies (GstClClahe * self, GstClFrameWork * work,
     const ClaheGrid * g)
@@ -292,7 +293,7 @@ histogram_copies (GstClClahe * self, GstClFrameWork * work,
   GstClDevice *device = GST_CL_BASE_TRANSFORM (self)->device;
   const gboolean serial = cpu_groups (work);
   const gsize group = serial ? 1 : self->group_local;
-  gint copies = serial ? (g->bins == 256 ? 16 : 4) : 1;
+  gint copies = !serial || g->bins > 4096 ? 1 : g->bins == 256 ? 16 : 4;
 
   if (!serial && g->bins > 4096)
     return 0;
