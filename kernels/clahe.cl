@@ -364,17 +364,14 @@ typedef ulong __attribute__ ((aligned (2))) clahe_ulong_u;
                   width)]]++; \
   } while (0)
 
-/* CLAHE_SAMPLE: a sample's value, whole (bytes; 16-bit words of 16 bits)
- * or `mask` at bit `shift` of a word */
-#define CLAHE_SAMPLE(v) ((uint) (v))
+#define CLAHE_BYTE(v) ((uint) (v))
 #define CLAHE_WORD(v) (((uint) (v) >> shift) & mask)
 
 /* The tile's rows are short (a tile's width: 240 bytes at 1080p, 8 bits)
  * and the frame is new to the caches: the hardware's prefetchers, which
- * follow long runs of lines, leave each row's loads waiting for memory.
- * The count asks for the row CLAHE_ROWS_AHEAD below the one it counts
- * (measured: 1080p 16-bit photographs, the table kernel 4.3-4.6 ms without,
- * 3.7-3.8 ms with). */
+ * follow long runs of lines, leave each row's loads waiting for memory,
+ * so the count asks for the row CLAHE_ROWS_AHEAD below the one it
+ * counts. */
 #define CLAHE_ROWS_AHEAD 4
 inline void
 clahe_prefetch_row (const __global uchar * p, int bytes)
@@ -387,8 +384,7 @@ clahe_prefetch_row (const __global uchar * p, int bytes)
 
 /* Counts the tile's samples in `copies` histograms. The excess over the
  * clip limit is summed afterwards over the bins (clahe_lut_serial8 ()),
- * in vectors: counting it with each increment cost more (16 bits, one
- * histogram: 10 % of the table kernel). */
+ * in vectors, which costs less than a comparison with each increment. */
 inline void
 clahe_count_buffer (const __global uchar * src, int stride, int wide,
     int width, int height, int shift, uint mask, int tx0, int ty0, int tw,
@@ -409,12 +405,10 @@ clahe_count_buffer (const __global uchar * src, int stride, int wide,
       CLAHE_COUNT_ROW_BYTES (row, 8);
     else if (copies == 1 && wide && whole)
       CLAHE_COUNT_ROW_WORDS (row);
-    else if (wide && whole)
-      CLAHE_COUNT_ROW (ushort, row, CLAHE_SAMPLE, CLAHE_INC);
     else if (wide)
       CLAHE_COUNT_ROW (ushort, row, CLAHE_WORD, CLAHE_INC);
     else
-      CLAHE_COUNT_ROW (uchar, row, CLAHE_SAMPLE, CLAHE_INC);
+      CLAHE_COUNT_ROW (uchar, row, CLAHE_BYTE, CLAHE_INC);
   }
 }
 
@@ -491,10 +485,10 @@ clahe_scan16 (uint16 s)
 /* The tile's LUT from its `copies` histograms (summed into the first),
  * CLAHE_HIST_TO_LUT's operations N bins at a time (clahe_lut_serial8,
  * clahe_lut_serial16 where a vector register holds 16 lanes): the excess
- * over the clip limit, then each bin clipped, its
- * share of the excess added (bin b gets one more where b % rstep == 0 and
- * b < residual * rstep: a counter of b % rstep), the running sum and the
- * scaled, rounded entries. The conversions are the signed ones, a single
+ * over the clip limit, then each bin clipped, its share of the excess
+ * added (bin b gets one more where b % rstep == 0 and b < residual *
+ * rstep: a counter of b % rstep), the running sum and the scaled, rounded
+ * entries. The conversions are the signed ones, a single
  * instruction each on x86 (sums and entries are below 2^31: the same
  * values). */
 #define CLAHE_DEFINE_LUT_SERIAL(N) \

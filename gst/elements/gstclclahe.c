@@ -284,8 +284,9 @@ cpu_groups (GstClFrameWork * work)
  * where local memory is short; 16-bit histograms (256 KB) are local too
  * where one fits (POCL gives 512 KB to 2 MB): local memory there is the
  * core's cache, which the buffer's histograms, cold each frame, are not.
- * One copy only: four (1 MB, zeroed and summed each tile) made the 1080p
- * table kernel 60 % slower on a Xeon whose POCL gives 2 MB. */
+ * One copy only: more (256 KB each, zeroed and summed for each tile) cost
+ * more than they spare, and the count takes flat areas four words at a
+ * time instead (clahe.cl). */
 static gint
 histogram_copies (GstClClahe * self, GstClFrameWork * work,
     const ClaheGrid * g)
