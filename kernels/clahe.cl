@@ -285,16 +285,27 @@ clahe_fill_xtab (__global uint * xtab, int width, float inv_tw,
   __local uint *h3 = (hist) + ((copies) > 2 ? 3 * (bins) : \
       (copies) > 1 ? (bins) : 0)
 
-/* Counts the row y of the tile from column tx0 (tw columns of the padded
- * frame): those in the frame from `row` 4 at a time (a walking pointer:
- * int indices cost a sign extension each), the padding (mirrored columns)
+/* The row counts below: CLAHE_ROW_START sets p_ walking the samples of
+ * type T of the tile's columns in the frame (a walking pointer: int
+ * indices cost a sign extension each) up to e_; CLAHE_ROW_TAIL counts
+ * into h those a block loop left, then the padding (mirrored columns),
  * one by one. INC (h, v) counts v in h. */
-#define CLAHE_COUNT_ROW(T, row, VALUE, INC) \
-  do { \
+#define CLAHE_ROW_START(T, row) \
     const int xe_ = max (min (tx0 + tw, width), tx0); \
     const __global T *p_ = (const __global T *) (row) + tx0; \
-    const __global T *const e_ = (const __global T *) (row) + xe_; \
-    int x_; \
+    const __global T *const e_ = (const __global T *) (row) + xe_
+#define CLAHE_ROW_TAIL(T, row, h, VALUE, INC) \
+    for (; p_ < e_; p_++) \
+      INC (h, VALUE (*p_)); \
+    for (int x_ = xe_; x_ < tx0 + tw; x_++) \
+      INC (h, VALUE (((const __global T *) (row))[clahe_reflect101 (x_, \
+                  width)]))
+
+/* Counts the row y of the tile from column tx0 (tw columns of the padded
+ * frame) 4 at a time, pixel k in histogram k % 4 (CLAHE_COPIES) */
+#define CLAHE_COUNT_ROW(T, row, VALUE, INC) \
+  do { \
+    CLAHE_ROW_START (T, row); \
     for (; e_ - p_ >= 4; p_ += 4) { \
       const uint v0_ = VALUE (p_[0]), v1_ = VALUE (p_[1]); \
       const uint v2_ = VALUE (p_[2]), v3_ = VALUE (p_[3]); \
@@ -303,11 +314,7 @@ clahe_fill_xtab (__global uint * xtab, int width, float inv_tw,
       INC (h2, v2_); \
       INC (h3, v3_); \
     } \
-    for (; p_ < e_; p_++) \
-      INC (h0, VALUE (*p_)); \
-    for (x_ = xe_; x_ < tx0 + tw; x_++) \
-      INC (h0, VALUE (((const __global T *) (row))[clahe_reflect101 (x_, \
-                  width)])); \
+    CLAHE_ROW_TAIL (T, row, h0, VALUE, INC); \
   } while (0)
 
 /* CLAHE_COUNT_ROW of bytes into N copies of 256 bins (hist), pixel k in
@@ -316,19 +323,13 @@ clahe_fill_xtab (__global uint * xtab, int width, float inv_tw,
  * base register) */
 #define CLAHE_COUNT_ROW_BYTES(row, N) \
   do { \
-    const int xe_ = max (min (tx0 + tw, width), tx0); \
-    const __global uchar *p_ = (row) + tx0; \
-    const __global uchar *const e_ = (row) + xe_; \
-    int x_; \
+    CLAHE_ROW_START (uchar, row); \
     for (; e_ - p_ >= N; p_ += N) { \
       _Pragma ("unroll") \
       for (int k_ = 0; k_ < N; k_++) \
         hist[256 * k_ + p_[k_]]++; \
     } \
-    for (; p_ < e_; p_++) \
-      hist[*p_]++; \
-    for (x_ = xe_; x_ < tx0 + tw; x_++) \
-      hist[(row)[clahe_reflect101 (x_, width)]]++; \
+    CLAHE_ROW_TAIL (uchar, row, hist, CLAHE_WHOLE, CLAHE_INC); \
   } while (0)
 
 #define CLAHE_INC(h, v) h[v]++
@@ -341,10 +342,7 @@ clahe_fill_xtab (__global uint * xtab, int width, float inv_tw,
 typedef ulong __attribute__ ((aligned (2))) clahe_ulong_u;
 #define CLAHE_COUNT_ROW_WORDS(row) \
   do { \
-    const int xe_ = max (min (tx0 + tw, width), tx0); \
-    const __global ushort *p_ = (const __global ushort *) (row) + tx0; \
-    const __global ushort *const e_ = (const __global ushort *) (row) + xe_; \
-    int x_; \
+    CLAHE_ROW_START (ushort, row); \
     for (; e_ - p_ >= 4; p_ += 4) { \
       const ulong w_ = *(const __global clahe_ulong_u *) p_; \
       const uint v0_ = (uint) w_ & 0xffff; \
@@ -357,14 +355,12 @@ typedef ulong __attribute__ ((aligned (2))) clahe_ulong_u;
         hist[(uint) (w_ >> 48)]++; \
       } \
     } \
-    for (; p_ < e_; p_++) \
-      hist[*p_]++; \
-    for (x_ = xe_; x_ < tx0 + tw; x_++) \
-      hist[((const __global ushort *) (row))[clahe_reflect101 (x_, \
-                  width)]]++; \
+    CLAHE_ROW_TAIL (ushort, row, hist, CLAHE_WHOLE, CLAHE_INC); \
   } while (0)
 
-#define CLAHE_BYTE(v) ((uint) (v))
+/* a whole sample (a byte, or a 16-bit word holding 16 bits), or `mask`
+ * at bit `shift` of a word */
+#define CLAHE_WHOLE(v) ((uint) (v))
 #define CLAHE_WORD(v) (((uint) (v) >> shift) & mask)
 
 /* The tile's rows are short (a tile's width: 240 bytes at 1080p, 8 bits)
@@ -408,7 +404,7 @@ clahe_count_buffer (const __global uchar * src, int stride, int wide,
     else if (wide)
       CLAHE_COUNT_ROW (ushort, row, CLAHE_WORD, CLAHE_INC);
     else
-      CLAHE_COUNT_ROW (uchar, row, CLAHE_BYTE, CLAHE_INC);
+      CLAHE_COUNT_ROW (uchar, row, CLAHE_WHOLE, CLAHE_INC);
   }
 }
 
