@@ -37,7 +37,11 @@ main (int argc, char **argv)
   char vbuf[2048] = "";
   snprintf (vbuf, sizeof vbuf, "%s", getenv ("PROBE_VARIANTS") ?
       getenv ("PROBE_VARIANTS") : "");
-  const char *variants[16] = { "" };
+  /* the first: as the element builds it without dot products (its weights
+   * and alpha byte as constants of the build) */
+  char plugin[256];
+  snprintf (plugin, sizeof plugin, "%s +A", wopt);
+  const char *variants[16] = { plugin };
   int nv = 1;
   for (char *t = strtok (vbuf, ";"); t && nv < 16; t = strtok (NULL, ";"))
     variants[nv++] = t;
@@ -74,7 +78,7 @@ main (int argc, char **argv)
         char opts[1024];
         /* one block a band: the kernel's BAND_ROWS (kernel files before
          * 7f55d92 had 8 for every pixel size: add -DPROBE_BAND_ROWS=8) */
-        int rows = step == 4 ? 16 : 8;
+        int rows = step == 4 ? (strstr (v, "GST_CL_DOT") ? 12 : 16) : 8;
         const char *br = strstr (v, "PROBE_BAND_ROWS=");
         if (br)
           rows = atoi (br + strlen ("PROBE_BAND_ROWS="));
