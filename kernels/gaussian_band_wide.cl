@@ -19,9 +19,11 @@
  * vertical sums read, as floats in registers: the 2 R rows below a block
  * are the top of the next one, so each row of the frame is loaded once a
  * band (and 2 R more rows at its start). The block's vertical sums go to
- * local memory; after one barrier each work-item that is not the band's
- * halo (HALO_ITEMS each side, which only feed their neighbours) sums its
- * two samples' horizontal neighbours there. Registers bound the kernel:
+ * local memory; after one barrier the horizontal pass sums there each
+ * sample's neighbours, 4 samples of a row a task (WIDE_QUADS, where the
+ * halo is whole blocks of 4: fewer local loads a sample), else the two
+ * samples of each work-item that is not the band's halo (HALO_ITEMS each
+ * side, which only feed their neighbours). Registers bound the kernel:
  * two samples a work-item take 56 at radius 7, four took 96, and the
  * fewer a work-item takes the more work-items a SM runs to hide the loads
  * (docs/performance.md). Rows and planes are 4-byte aligned, and planes
@@ -93,21 +95,75 @@ wide_store (__global ushort * d, float2 acc, int x, int units, float scale,
     d[0] = res.s0;
 }
 
+#if HALO_ITEMS % 2 == 0 && GROUP % 2 == 0
+/* Blocks of 4 samples of a row a task in the horizontal pass (where the
+ * halo is whole blocks of 4 and the rows of sums start at 16-byte
+ * boundaries): a task's window of 4 + 2 R sums is (R + 3) / 4 * 2 + 1
+ * aligned float4 loads, where two samples a work-item load 2 R + 2 sums
+ * for 2 results */
+#define WIDE_QUADS 1
+#define QUAD_HALO ((R + 3) / 4)
+/* the blocks of a row of sums that are not halo */
+#define QUADS (GROUP / 2 - HALO_ITEMS)
+
+/* the 4 horizontal sums of block q of the row of sums at row, in
+ * wide_hsum's operations and order */
+inline float4
+wide_hsum4 (const __local float4 * row, int q)
+{
+  float win[4 + 8 * QUAD_HALO];
+  float4 res;
+#pragma unroll
+  for (int v = 0; v < 1 + 2 * QUAD_HALO; v++)
+    vstore4 (row[q - QUAD_HALO + v], v, win);
+#pragma unroll
+  for (int s = 0; s < 4; s++) {
+    const int c = 4 * QUAD_HALO + s;
+    float acc = win[c] * wide_weights[0];
+#pragma unroll
+    for (int j = 1; j <= R; j++)
+      acc = fma (win[c - j] + win[c + j], wide_weights[j], acc);
+    if (s == 0)
+      res.s0 = acc;
+    else if (s == 1)
+      res.s1 = acc;
+    else if (s == 2)
+      res.s2 = acc;
+    else
+      res.s3 = acc;
+  }
+  return res;
+}
+
+/* four results to sample x of a row (those before `units`), as two pairs */
+inline void
+wide_store4 (__global ushort * d, float4 acc, int x, int units, float scale,
+    int maxv, int shift)
+{
+  wide_store (d, acc.lo, x, units, scale, maxv, shift);
+  if (x + 2 < units)
+    wide_store (d + 2, acc.hi, x + 2, units, scale, maxv, shift);
+}
+#endif
+
 __kernel __attribute__ ((reqd_work_group_size (GROUP, 1, 1)))
 void
 gaussian_band_wide (__global const ushort * src, int src_stride,
     __global ushort * dst, int dst_stride, int units, int height, int rows,
     int shift, uint wmask)
 {
-  __local float2 sums[BLOCK * GROUP];
+  /* 16-byte aligned: wide_hsum4 loads float4s */
+  __local float2 sums[BLOCK * GROUP] __attribute__ ((aligned (16)));
   const int lx = get_local_id (0);
   const int x = ((int) get_group_id (0) * (GROUP - 2 * HALO_ITEMS) -
       HALO_ITEMS + lx) * 2;
   const int y0 = (int) get_group_id (1) * rows;
   const int y1 = min (y0 + rows, height);
   const int ss = src_stride >> 1, ds = dst_stride >> 1;
+#ifndef WIDE_QUADS
   const int writes = lx >= HALO_ITEMS && lx < GROUP - HALO_ITEMS
       && x < units;
+#endif
   const float scale = 1.0f / (float) (1 << shift);
   const int maxv = wmask >> shift;
   float2 win[WINDOW];
@@ -132,6 +188,18 @@ gaussian_band_wide (__global const ushort * src, int src_stride,
       sums[r * GROUP + lx] = acc;
     }
     barrier (CLK_LOCAL_MEM_FENCE);
+#ifdef WIDE_QUADS
+    /* task t: block HALO_ITEMS / 2 + t % QUADS of row t / QUADS */
+#pragma unroll
+    for (int t = lx; t < BLOCK * QUADS; t += GROUP) {
+      const int r = t / QUADS, q = HALO_ITEMS / 2 + t % QUADS;
+      const int xq = x - 2 * lx + 4 * q;
+      if (y + r < y1 && xq < units)
+        wide_store4 (dst + (uint) (y + r) * (uint) ds + xq,
+            wide_hsum4 ((const __local float4 *) (sums + r * GROUP), q), xq,
+            units, scale, maxv, shift);
+    }
+#else
     if (writes) {
 #pragma unroll
       for (int r = 0; r < BLOCK; r++)
@@ -140,6 +208,7 @@ gaussian_band_wide (__global const ushort * src, int src_stride,
               wide_hsum (sums + r * GROUP + lx), x, units, scale, maxv,
               shift);
     }
+#endif
     /* the next block overwrites the sums */
     barrier (CLK_LOCAL_MEM_FENCE);
 #pragma unroll
