@@ -106,33 +106,24 @@ wide_store (__global ushort * d, float2 acc, int x, int units, float scale,
 /* the blocks of a row of sums that are not halo */
 #define QUADS (GROUP / 2 - HALO_ITEMS)
 
-/* the 4 horizontal sums of block q of the row of sums at row, in
+/* the 4 horizontal sums of block q of the row of sums @row, in
  * wide_hsum's operations and order */
 inline float4
 wide_hsum4 (const __local float4 * row, int q)
 {
-  float win[4 + 8 * QUAD_HALO];
-  float4 res;
+  float win[4 + 8 * QUAD_HALO], acc[4];
 #pragma unroll
   for (int v = 0; v < 1 + 2 * QUAD_HALO; v++)
     vstore4 (row[q - QUAD_HALO + v], v, win);
 #pragma unroll
   for (int s = 0; s < 4; s++) {
     const int c = 4 * QUAD_HALO + s;
-    float acc = win[c] * wide_weights[0];
+    acc[s] = win[c] * wide_weights[0];
 #pragma unroll
     for (int j = 1; j <= R; j++)
-      acc = fma (win[c - j] + win[c + j], wide_weights[j], acc);
-    if (s == 0)
-      res.s0 = acc;
-    else if (s == 1)
-      res.s1 = acc;
-    else if (s == 2)
-      res.s2 = acc;
-    else
-      res.s3 = acc;
+      acc[s] = fma (win[c - j] + win[c + j], wide_weights[j], acc[s]);
   }
-  return res;
+  return vload4 (0, acc);
 }
 
 /* four results to sample x of a row (those before `units`), as two pairs */
