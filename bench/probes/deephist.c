@@ -41,43 +41,11 @@ static cl_mem totals;
 static cl_uint n_cu;
 static cl_ulong local_max;
 
-/* median ms of @n launches of @k (source argument 0) on the rotating
- * sources, the totals zeroed before each; negative where it cannot run */
-static double
-time_hist (cl_kernel k, size_t g[2], size_t l[2], int n, size_t levels)
-{
-  double t[64];
-  const cl_uint zero = 0;
-  for (int i = -2; i < n; i++) {
-    cl_event e;
-    clSetKernelArg (k, 0, sizeof (cl_mem), &srcs[(i + 2) % nb_cold]);
-    clEnqueueFillBuffer (q, totals, &zero, 4, 0, levels * 4, 0, NULL, NULL);
-    cl_int st = clEnqueueNDRangeKernel (q, k, 2, NULL, g, l, 0, NULL, &e);
-    if (st)
-      return -st;
-    double ms = ev_ms (e);
-    if (i >= 0)
-      t[i] = ms;
-  }
-  qsort (t, n, sizeof (double), cmpd);
-  return t[n / 2];
-}
-
-/* levels that differ from the C count of the last source */
-static int
-check_hist (cl_kernel k, size_t g[2], size_t l[2], size_t levels)
-{
-  const cl_uint zero = 0;
-  int bad = 0;
-  clSetKernelArg (k, 0, sizeof (cl_mem), &srcs[nb_cold - 1]);
-  clEnqueueFillBuffer (q, totals, &zero, 4, 0, levels * 4, 0, NULL, NULL);
-  clEnqueueNDRangeKernel (q, k, 2, NULL, g, l, 0, NULL, NULL);
-  clEnqueueReadBuffer (q, totals, CL_TRUE, 0, levels * 4, hout, 0, NULL,
-      NULL);
-  for (size_t i = 0; i < levels; i++)
-    bad += hout[i] != href[i];
-  return bad;
-}
+/* time_counts () and check_counts () (probe.h) on the @levels totals */
+#define time_hist(k, g, l, n, levels) time_counts (k, totals, (levels) * 4, \
+    g, l, n, 0)
+#define check_hist(k, g, l, levels) check_counts (k, totals, (levels) * 4, \
+    g, l, href, hout, levels)
 
 /* the walk's launch: @per_cu work-items a compute unit, as
  * gstclhistogramdeep.c computes it for WALK_ITEMS_PER_CU */

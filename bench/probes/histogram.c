@@ -36,33 +36,9 @@ static cl_mem totals;
 static cl_uint n_cu;
 static cl_ulong local_max;
 
-/* median ms of the kernel (the totals zeroed before each launch) on
- * rotating sources, one source (hot 1), or rotating sources each written
- * from the host just before (hot 2) */
-static double
-time_hist_hot (cl_kernel k, size_t g[2], size_t l[2], int n, int hot)
-{
-  double t[64];
-  const cl_uint zero = 0;
-  for (int i = -2; i < n; i++) {
-    int b = hot == 1 ? 0 : (i + 2) % nb_cold;
-    cl_event e;
-    clSetKernelArg (k, 0, sizeof (cl_mem), &srcs[b]);
-    if (hot == 2)               /* the frame written from the host first,
-                                 * as an element's upload does */
-      clEnqueueWriteBuffer (q, srcs[b], CL_FALSE, 0, fsize, in, 0, NULL,
-          NULL);
-    clEnqueueFillBuffer (q, totals, &zero, 4, 0, sizeof hout, 0, NULL, NULL);
-    cl_int st = clEnqueueNDRangeKernel (q, k, 2, NULL, g, l, 0, NULL, &e);
-    if (st)
-      return -st;               /* too many registers for the group: skip */
-    double ms = ev_ms (e);
-    if (i >= 0) t[i] = ms;
-  }
-  qsort (t, n, sizeof (double), cmpd);
-  return t[n / 2];
-}
-
+/* time_counts () and check_counts () on the totals (probe.h) */
+#define time_hist_hot(k, g, l, n, hot) time_counts (k, totals, sizeof hout, \
+    g, l, n, hot)
 #define time_hist(k, g, l, n) time_hist_hot (k, g, l, n, 0)
 
 /* the arguments of the plugin's histogram_tiles after the source (red,
@@ -128,21 +104,8 @@ tiles_const_kernel (const char **s1, int step, int want, int copies,
   return clCreateKernel (*p, "histogram_tiles", NULL);
 }
 
-/* levels that differ from the C count, after one launch on the last
- * source */
-static int
-check_hist (cl_kernel k, size_t g[2], size_t l[2], int n_levels)
-{
-  const cl_uint zero = 0;
-  clSetKernelArg (k, 0, sizeof (cl_mem), &srcs[nb_cold - 1]);
-  clEnqueueFillBuffer (q, totals, &zero, 4, 0, sizeof hout, 0, NULL, NULL);
-  clEnqueueNDRangeKernel (q, k, 2, NULL, g, l, 0, NULL, NULL);
-  clEnqueueReadBuffer (q, totals, CL_TRUE, 0, sizeof hout, hout, 0, NULL, NULL);
-  int bad = 0;
-  for (int i = 0; i < n_levels; i++)
-    bad += hout[i] != href[i];
-  return bad;
-}
+#define check_hist(k, g, l, n_levels) check_counts (k, totals, \
+    sizeof hout, g, l, href, hout, n_levels)
 
 static void
 fill (int pic, int b, int w, int h, int step)

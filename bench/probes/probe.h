@@ -220,4 +220,54 @@ clear_dst (void)
   clFinish (q);
 }
 
+/* The histogram probes' timing: the median ms of @n launches of @k (after
+ * two), its source (argument 0) rotating through the cold frames, or
+ * srcs[0] alone (@hot 1), or each frame written from `in` just before,
+ * as an element's upload does (@hot 2); the first @zero_bytes of @counts
+ * zeroed before each launch. Negative where @k cannot launch (too many
+ * registers for the group). */
+static double
+time_counts (cl_kernel k, cl_mem counts, size_t zero_bytes, size_t g[2],
+    size_t l[2], int n, int hot)
+{
+  double t[64];
+  const cl_uint zero = 0;
+  for (int i = -2; i < n; i++) {
+    int b = hot == 1 ? 0 : (i + 2) % nb_cold;
+    cl_event e;
+    clSetKernelArg (k, 0, sizeof (cl_mem), &srcs[b]);
+    if (hot == 2)
+      clEnqueueWriteBuffer (q, srcs[b], CL_FALSE, 0, fsize, in, 0, NULL,
+          NULL);
+    clEnqueueFillBuffer (q, counts, &zero, 4, 0, zero_bytes, 0, NULL, NULL);
+    cl_int st = clEnqueueNDRangeKernel (q, k, 2, NULL, g, l, 0, NULL, &e);
+    if (st)
+      return -st;
+    double ms = ev_ms (e);
+    if (i >= 0)
+      t[i] = ms;
+  }
+  qsort (t, n, sizeof (double), cmpd);
+  return t[n / 2];
+}
+
+/* The levels of @counts (after @zero_bytes of it are zeroed and @k runs
+ * once on the last cold frame) that differ from the C count @ref: @levels
+ * of them, read into @out */
+static int
+check_counts (cl_kernel k, cl_mem counts, size_t zero_bytes, size_t g[2],
+    size_t l[2], const unsigned *ref, unsigned *out, size_t levels)
+{
+  const cl_uint zero = 0;
+  int bad = 0;
+  clSetKernelArg (k, 0, sizeof (cl_mem), &srcs[nb_cold - 1]);
+  clEnqueueFillBuffer (q, counts, &zero, 4, 0, zero_bytes, 0, NULL, NULL);
+  clEnqueueNDRangeKernel (q, k, 2, NULL, g, l, 0, NULL, NULL);
+  clEnqueueReadBuffer (q, counts, CL_TRUE, 0, levels * 4, out, 0, NULL,
+      NULL);
+  for (size_t i = 0; i < levels; i++)
+    bad += out[i] != ref[i];
+  return bad;
+}
+
 #endif
